@@ -1,0 +1,94 @@
+//! Cell sets as bit masks, and the bit tricks the hot loops use.
+//!
+//! Layouts (bit i = cell i in the given coordinates):
+//!
+//! ```text
+//! Mask27  u32   one band, cells 0..27 row-major inside the band, bits 27..32 zero
+//! Mask54  u64   bands 1+2 (cells 0..54 of the grid), bits 54..64 zero
+//! Mask81  u128  the whole grid, bits 81..128 zero
+//! ```
+//!
+//! Any SIMD used by the search lives in this module, behind named operations
+//! with a scalar fallback.
+
+/// A set of cells of one band.
+pub type Mask27 = u32;
+/// A set of cells of bands 1+2 (grid cells 0..54).
+pub type Mask54 = u64;
+/// A set of cells of the grid.
+pub type Mask81 = u128;
+
+/// All 27 cells of a band.
+pub const BAND_FULL: Mask27 = (1 << 27) - 1;
+/// All 54 cells of bands 1+2.
+pub const BANDS12_FULL: Mask54 = (1 << 54) - 1;
+/// All 81 cells.
+pub const GRID_FULL: Mask81 = (1 << 81) - 1;
+
+/// Iterates the set bits of a `u32`, lowest first.
+#[inline]
+pub fn cells27(mut mask: Mask27) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let cell = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(cell)
+    })
+}
+
+/// Iterates the set bits of a `u64`, lowest first.
+#[inline]
+pub fn cells54(mut mask: Mask54) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let cell = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(cell)
+    })
+}
+
+/// Iterates the set bits of a `u128`, lowest first.
+#[inline]
+pub fn cells81(mut mask: Mask81) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let cell = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(cell)
+    })
+}
+
+/// The 27-cell part of a grid mask that lies in band `band`.
+#[inline]
+pub fn band_part(mask: Mask81, band: usize) -> Mask27 {
+    ((mask >> (27 * band)) as u32) & BAND_FULL
+}
+
+/// A grid mask from a band mask placed in band `band`.
+#[inline]
+pub fn from_band(mask: Mask27, band: usize) -> Mask81 {
+    (mask as u128) << (27 * band)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iterate_and_place() {
+        assert_eq!(cells27(0b1011).collect::<Vec<_>>(), vec![0, 1, 3]);
+        assert_eq!(cells54(1 << 53).collect::<Vec<_>>(), vec![53]);
+        assert_eq!(cells81(1 << 80 | 1).collect::<Vec<_>>(), vec![0, 80]);
+        let m = from_band(0b101, 2);
+        assert_eq!(cells81(m).collect::<Vec<_>>(), vec![54, 56]);
+        assert_eq!(band_part(m, 2), 0b101);
+        assert_eq!(band_part(m, 1), 0);
+        assert_eq!(GRID_FULL.count_ones(), 81);
+    }
+}

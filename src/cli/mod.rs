@@ -1,0 +1,79 @@
+//! The command line: one file per subcommand, each with `run(args)`.
+//!
+//! Exit codes: 0 success, 1 bad input (a malformed line, a failed check) or
+//! another runtime error, 2 usage (clap's own code). A closed stdout (broken
+//! pipe, e.g. `s17 canon | head`) ends the run quietly with 0.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod input;
+mod solve;
+
+/// Finds every 17-clue sudoku puzzle of a solution grid.
+#[derive(Parser, Debug)]
+#[command(name = "s17", version, about, long_about = None)]
+pub struct Cli {
+    /// More log output (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    /// Only errors on stderr.
+    #[arg(short, long, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve puzzles (one per line), or count their solutions.
+    Solve(solve::Args),
+}
+
+/// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
+/// input was bad (exit 1, the run went on), `Err` the run failed.
+pub type Outcome = anyhow::Result<bool>;
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(cli.verbose, cli.quiet);
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("s17: error: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn init_tracing(verbose: u8, quiet: bool) {
+    use tracing_subscriber::EnvFilter;
+    let level = match (quiet, verbose) {
+        (true, _) => "error",
+        (false, 0) => "warn",
+        (false, 1) => "info",
+        (false, 2) => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

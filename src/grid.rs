@@ -1,0 +1,382 @@
+//! Grids, puzzles and their 81-character line format.
+//!
+//! Cells are numbered 0..81 row-major: cell `c` is in row `c / 9`, column
+//! `c % 9`. Band `b` is rows `3b..3b+3` (27 cells), stack `s` is columns
+//! `3s..3s+3`. A [`Grid`] holds digits 1..=9 in every cell; a [`Puzzle`]
+//! holds 0 for an empty cell. The text format is one line of 81 characters,
+//! digits `1`-`9` and `.` or `0` for empty; a line may carry more fields after
+//! the 81 characters (separated by whitespace, `:`, `,` or `;`), which parsing
+//! ignores.
+
+use std::fmt;
+
+use crate::bits::Mask81;
+
+/// Number of cells in a grid.
+pub const CELLS: usize = 81;
+
+/// Row of a cell.
+#[inline]
+pub const fn row_of(cell: usize) -> usize {
+    cell / 9
+}
+
+/// Column of a cell.
+#[inline]
+pub const fn col_of(cell: usize) -> usize {
+    cell % 9
+}
+
+/// Box (0..9, row-major) of a cell.
+#[inline]
+pub const fn box_of(cell: usize) -> usize {
+    (cell / 27) * 3 + (cell % 9) / 3
+}
+
+/// Band (0..3) of a cell.
+#[inline]
+pub const fn band_of(cell: usize) -> usize {
+    cell / 27
+}
+
+/// Stack (0..3) of a cell.
+#[inline]
+pub const fn stack_of(cell: usize) -> usize {
+    (cell % 9) / 3
+}
+
+/// Cell index from row and column.
+#[inline]
+pub const fn cell_at(row: usize, col: usize) -> usize {
+    row * 9 + col
+}
+
+/// A kind of unit, used in error messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Row,
+    Column,
+    Box,
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Unit::Row => "row",
+            Unit::Column => "column",
+            Unit::Box => "box",
+        })
+    }
+}
+
+/// Why a line is not a grid or a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("expected 81 cells, found {found}")]
+    Length { found: usize },
+    #[error("bad character {ch:?} at position {position} (expected 1-9, '.' or '0')")]
+    Character { position: usize, ch: char },
+    #[error("digit {digit} appears twice in {unit} {index}")]
+    Repeated { digit: u8, unit: Unit, index: usize },
+    #[error("not a complete grid: {empty} empty cells")]
+    Incomplete { empty: usize },
+}
+
+/// A [`ParseError`] with the 1-based line number it came from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {source}")]
+pub struct LineError {
+    pub line: usize,
+    #[source]
+    pub source: ParseError,
+}
+
+/// The first field of a line: everything before the first separator.
+fn first_field(line: &str) -> &str {
+    let line = line.trim_start();
+    let end = line
+        .find(|c: char| c.is_whitespace() || matches!(c, ':' | ',' | ';'))
+        .unwrap_or(line.len());
+    &line[..end]
+}
+
+/// Parses the 81 cells of a line into digits 0..=9 (0 = empty).
+fn parse_cells(line: &str) -> Result<[u8; CELLS], ParseError> {
+    let field = first_field(line);
+    let found = field.chars().count();
+    if found != CELLS {
+        return Err(ParseError::Length { found });
+    }
+    let mut cells = [0u8; CELLS];
+    for (position, ch) in field.chars().enumerate() {
+        cells[position] = match ch {
+            '1'..='9' => ch as u8 - b'0',
+            '.' | '0' => 0,
+            _ => {
+                return Err(ParseError::Character {
+                    position: position + 1,
+                    ch,
+                });
+            }
+        };
+    }
+    Ok(cells)
+}
+
+/// Checks that no digit repeats in a row, column or box.
+fn check_units(cells: &[u8; CELLS]) -> Result<(), ParseError> {
+    let mut seen = [[0u16; 9]; 3];
+    for (cell, &digit) in cells.iter().enumerate() {
+        if digit == 0 {
+            continue;
+        }
+        let bit = 1u16 << digit;
+        let units = [row_of(cell), col_of(cell), box_of(cell)];
+        for (kind, &index) in units.iter().enumerate() {
+            if seen[kind][index] & bit != 0 {
+                let unit = [Unit::Row, Unit::Column, Unit::Box][kind];
+                return Err(ParseError::Repeated {
+                    digit,
+                    unit,
+                    index: index + 1,
+                });
+            }
+            seen[kind][index] |= bit;
+        }
+    }
+    Ok(())
+}
+
+/// A set of clues: digits 1..=9 placed in some cells, 0 elsewhere.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Puzzle {
+    cells: [u8; CELLS],
+}
+
+impl Puzzle {
+    /// Parses a puzzle line. Repeated digits in a unit are an error.
+    pub fn parse(line: &str) -> Result<Puzzle, ParseError> {
+        let cells = parse_cells(line)?;
+        check_units(&cells)?;
+        Ok(Puzzle { cells })
+    }
+
+    /// A puzzle from raw digits (0 = empty), without checks.
+    pub fn from_digits(cells: [u8; CELLS]) -> Puzzle {
+        debug_assert!(cells.iter().all(|&d| d <= 9));
+        Puzzle { cells }
+    }
+
+    /// The clues of `grid` at the cells of `clues`.
+    pub fn from_grid(grid: &Grid, clues: Mask81) -> Puzzle {
+        let mut cells = [0u8; CELLS];
+        for cell in crate::bits::cells81(clues) {
+            cells[cell] = grid.digit(cell);
+        }
+        Puzzle { cells }
+    }
+
+    /// Digits, 0 = empty.
+    pub fn digits(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
+    /// The digit at a cell, 0 if empty.
+    pub fn digit(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+
+    /// Number of clues.
+    pub fn clue_count(&self) -> usize {
+        self.cells.iter().filter(|&&d| d != 0).count()
+    }
+
+    /// The cells holding a clue.
+    pub fn clue_mask(&self) -> Mask81 {
+        let mut mask = 0;
+        for (cell, &d) in self.cells.iter().enumerate() {
+            if d != 0 {
+                mask |= 1u128 << cell;
+            }
+        }
+        mask
+    }
+
+    /// True when every clue agrees with `grid`.
+    pub fn agrees_with(&self, grid: &Grid) -> bool {
+        self.cells
+            .iter()
+            .zip(grid.digits())
+            .all(|(&p, &g)| p == 0 || p == g)
+    }
+}
+
+impl fmt::Display for Puzzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = [b'.'; CELLS];
+        for (out, &d) in text.iter_mut().zip(&self.cells) {
+            if d != 0 {
+                *out = b'0' + d;
+            }
+        }
+        f.write_str(std::str::from_utf8(&text).expect("ascii"))
+    }
+}
+
+impl fmt::Debug for Puzzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Puzzle({self})")
+    }
+}
+
+/// A complete, valid sudoku grid: digits 1..=9, every unit a permutation.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Grid {
+    cells: [u8; CELLS],
+}
+
+impl Grid {
+    /// Parses a grid line: 81 digits 1-9 forming a valid grid.
+    pub fn parse(line: &str) -> Result<Grid, ParseError> {
+        let cells = parse_cells(line)?;
+        Grid::from_digits(cells)
+    }
+
+    /// A grid from digits, checked to be complete and valid.
+    pub fn from_digits(cells: [u8; CELLS]) -> Result<Grid, ParseError> {
+        let empty = cells.iter().filter(|&&d| d == 0).count();
+        if empty != 0 {
+            return Err(ParseError::Incomplete { empty });
+        }
+        check_units(&cells)?;
+        Ok(Grid { cells })
+    }
+
+    /// A grid from digits the caller knows to be a valid grid.
+    pub fn from_digits_unchecked(cells: [u8; CELLS]) -> Grid {
+        debug_assert!(Grid::from_digits(cells).is_ok());
+        Grid { cells }
+    }
+
+    /// Digits 1..=9.
+    pub fn digits(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
+    /// The digit (1..=9) at a cell.
+    #[inline]
+    pub fn digit(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+
+    /// The whole grid as a puzzle with 81 clues.
+    pub fn to_puzzle(&self) -> Puzzle {
+        Puzzle { cells: self.cells }
+    }
+
+    /// The grid reflected in its main diagonal (rows become columns).
+    pub fn transposed(&self) -> Grid {
+        let mut cells = [0u8; CELLS];
+        for (cell, out) in cells.iter_mut().enumerate() {
+            *out = self.cells[cell_at(col_of(cell), row_of(cell))];
+        }
+        Grid { cells }
+    }
+
+    /// The cells where `self` and `other` differ.
+    pub fn difference(&self, other: &Grid) -> Mask81 {
+        let mut mask = 0;
+        for cell in 0..CELLS {
+            if self.cells[cell] != other.cells[cell] {
+                mask |= 1u128 << cell;
+            }
+        }
+        mask
+    }
+}
+
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_puzzle(), f)
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub const GRID: &str =
+        "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
+
+    #[test]
+    fn cell_helpers() {
+        assert_eq!((row_of(40), col_of(40), box_of(40)), (4, 4, 4));
+        assert_eq!((band_of(80), stack_of(80), box_of(80)), (2, 2, 8));
+        assert_eq!(box_of(cell_at(3, 8)), 5);
+        assert_eq!(cell_at(8, 8), 80);
+    }
+
+    #[test]
+    fn grid_round_trip_and_transpose() {
+        let g = Grid::parse(GRID).unwrap();
+        assert_eq!(g.to_string(), GRID);
+        let t = g.transposed();
+        assert_ne!(t, g);
+        assert_eq!(t.transposed(), g);
+        assert_eq!(t.digit(cell_at(0, 1)), g.digit(cell_at(1, 0)));
+        assert_eq!(g.difference(&g), 0);
+        assert_eq!(g.difference(&t).count_ones() % 2, 0);
+    }
+
+    #[test]
+    fn puzzle_formats() {
+        let p = Puzzle::parse(&GRID.replace('9', "0")).unwrap();
+        assert_eq!(p.clue_count(), 72);
+        assert_eq!(p.to_string(), GRID.replace('9', "."));
+        assert!(p.agrees_with(&Grid::parse(GRID).unwrap()));
+        let with_fields = format!("{}:1:{}", GRID.replace('1', "."), GRID);
+        assert_eq!(Puzzle::parse(&with_fields).unwrap().clue_count(), 72);
+        assert_eq!(
+            Puzzle::from_grid(&Grid::parse(GRID).unwrap(), p.clue_mask()),
+            p
+        );
+    }
+
+    #[test]
+    fn parse_errors_say_why() {
+        assert_eq!(Grid::parse("123"), Err(ParseError::Length { found: 3 }));
+        let bad = format!("x{}", &GRID[1..]);
+        assert_eq!(
+            Grid::parse(&bad),
+            Err(ParseError::Character {
+                position: 1,
+                ch: 'x'
+            })
+        );
+        let holed = format!(".{}", &GRID[1..]);
+        assert_eq!(
+            Grid::parse(&holed),
+            Err(ParseError::Incomplete { empty: 1 })
+        );
+        let repeated = format!("1{}", &GRID[2..]).to_string() + "1";
+        assert!(matches!(
+            Grid::parse(&repeated),
+            Err(ParseError::Repeated { .. })
+        ));
+        let twice = format!("11{}", ".".repeat(79));
+        assert_eq!(
+            Puzzle::parse(&twice),
+            Err(ParseError::Repeated {
+                digit: 1,
+                unit: Unit::Row,
+                index: 1
+            })
+        );
+    }
+}

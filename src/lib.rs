@@ -1,0 +1,10 @@
+//! s17: finds every 17-clue sudoku puzzle whose unique solution is a given grid.
+//!
+//! The library knows nothing of the terminal; `src/cli/` is the command line.
+//! See SPEC (README) for the pipeline: band catalogue and tables, UA harvest,
+//! the 2X2Y part 1, band 3, the final uniqueness check.
+
+pub mod bits;
+pub mod cli;
+pub mod grid;
+pub mod solver;
