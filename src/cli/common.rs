@@ -1,0 +1,68 @@
+//! Options shared by the commands that search: tables, tuning, threads.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+use crate::band::BandCatalogue;
+use crate::search::SearchConfig;
+use crate::tables::{BandTables, default_table_path};
+
+/// Search tuning options (see `SearchConfig` for what each one does).
+#[derive(clap::Args, Debug, Clone)]
+pub struct TuningArgs {
+    /// UAs kept in the bit vectors of one 2X2Y step (1-256).
+    #[arg(long, default_value_t = SearchConfig::default().ua_limit)]
+    pub ua_limit: usize,
+    /// Y vectors per block of the XY inner loop (16-4096).
+    #[arg(long, default_value_t = SearchConfig::default().chunk)]
+    pub chunk: usize,
+    /// Largest digit subset freed when harvesting UAs of bands 1+2 (2-6).
+    #[arg(long, default_value_t = SearchConfig::default().ua12_digits)]
+    pub ua12_digits: usize,
+    /// Largest digit subset freed when harvesting gangster UAs (2-6).
+    #[arg(long, default_value_t = SearchConfig::default().gua_digits)]
+    pub gua_digits: usize,
+}
+
+impl TuningArgs {
+    pub fn config(&self) -> anyhow::Result<SearchConfig> {
+        let config = SearchConfig {
+            ua_limit: self.ua_limit,
+            chunk: self.chunk,
+            ua12_digits: self.ua12_digits,
+            gua_digits: self.gua_digits,
+            ..SearchConfig::default()
+        };
+        config.validate().map_err(|e| anyhow::anyhow!("bad tuning option: {e}"))?;
+        Ok(config)
+    }
+}
+
+/// Where the band tables are.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TablesArg {
+    /// Band table file (default: $S17_TABLES, else data/bands.s17t); built
+    /// on first use if missing.
+    #[arg(long, value_name = "PATH")]
+    pub tables: Option<PathBuf>,
+}
+
+/// The catalogue and the opened (or freshly built) tables.
+pub fn load_tables(arg: &TablesArg, quiet: bool) -> anyhow::Result<(BandCatalogue, BandTables<memmap2::Mmap>)> {
+    let path = arg.tables.clone().unwrap_or_else(default_table_path);
+    let tables = BandTables::open_or_build(&path, !quiet)
+        .with_context(|| format!("band tables {}", path.display()))?;
+    Ok((BandCatalogue::new(), tables))
+}
+
+/// Sets up the rayon pool with `threads` workers (0 = all cores).
+pub fn init_threads(threads: usize) -> anyhow::Result<()> {
+    if threads > 0 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .context("cannot start the worker threads")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,142 @@
+//! `s17 search`: the 17s of each grid given on the command line or in a file.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use anyhow::Context;
+use rayon::prelude::*;
+
+use crate::grid::Grid;
+use crate::search::{GridResult, Searcher, Stats};
+
+use super::Outcome;
+use super::common::{TablesArg, TuningArgs, init_threads, load_tables};
+use super::input::{LineSource, is_skippable};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Solution grids (81 digits each).
+    pub grids: Vec<String>,
+    /// Read grids from a file, one per line ('-' = stdin).
+    #[arg(long, short = 'i', value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Print stage counters and times per grid and band-3 choice (stderr).
+    #[arg(long)]
+    pub stats: bool,
+    /// Worker threads (0 = all cores); grids are searched in parallel.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub tables: TablesArg,
+    #[command(flatten)]
+    pub tuning: TuningArgs,
+}
+
+/// Prints every 17 found, one per line; with several grids each line is
+/// `INDEX<TAB>PUZZLE` (INDEX = 1-based position of the grid in the input).
+pub fn run(args: Args, quiet: bool) -> Outcome {
+    let config = args.tuning.config()?;
+    init_threads(args.threads)?;
+    let mut grids: Vec<(usize, Grid)> = Vec::new();
+    let mut good = true;
+    for (i, text) in args.grids.iter().enumerate() {
+        match Grid::parse(text) {
+            Ok(g) => grids.push((i + 1, g)),
+            Err(e) => {
+                eprintln!("s17 search: argument {}: {e}", i + 1);
+                good = false;
+            }
+        }
+    }
+    if let Some(path) = &args.input {
+        let source = LineSource::open(Some(path))?;
+        let name = source.name.clone();
+        let mut index = args.grids.len();
+        for item in source.numbered_lines() {
+            let (number, line) = item?;
+            if is_skippable(&line) {
+                continue;
+            }
+            index += 1;
+            match Grid::parse(&line) {
+                Ok(g) => grids.push((index, g)),
+                Err(e) => {
+                    eprintln!("s17 search: {name}: line {number}: {e}");
+                    good = false;
+                }
+            }
+        }
+    }
+    if grids.is_empty() {
+        anyhow::ensure!(!good, "no grid given (pass grids as arguments or --input FILE)");
+        return Ok(false);
+    }
+    let (catalogue, tables) = load_tables(&args.tables, quiet)?;
+    let searcher = Searcher::new(&catalogue, &tables, config);
+    let several = grids.len() > 1 || args.input.is_some();
+    // Results are printed in input order as soon as all earlier grids are done.
+    let pending: Mutex<(usize, BTreeMap<usize, (usize, GridResult)>)> = Mutex::new((0, BTreeMap::new()));
+    let failed: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    grids.par_iter().enumerate().for_each(|(position, &(index, grid))| {
+        let result = searcher.search(&grid);
+        let mut guard = pending.lock().expect("no panic while printing");
+        guard.1.insert(position, (index, result));
+        let mut out = std::io::stdout().lock();
+        while let Some((index, result)) = {
+            let next = guard.0;
+            guard.1.remove(&next)
+        } {
+            guard.0 += 1;
+            if let Err(e) = print_result(&mut out, index, &result, several, args.stats) {
+                failed.lock().expect("no panic").get_or_insert(e);
+            }
+        }
+    });
+    if let Some(e) = failed.into_inner().expect("no panic") {
+        return Err(e).context("cannot write the results");
+    }
+    Ok(good)
+}
+
+fn print_result(out: &mut impl Write, index: usize, result: &GridResult, several: bool, stats: bool) -> std::io::Result<()> {
+    for p in &result.puzzles {
+        if several {
+            writeln!(out, "{index}\t{p}")?;
+        } else {
+            writeln!(out, "{p}")?;
+        }
+    }
+    out.flush()?;
+    if stats {
+        for (rank, s) in &result.by_choice {
+            eprintln!("grid {index} band3={rank:?}: {}", format_stats(s));
+        }
+        eprintln!("grid {index} total: {}", format_stats(&result.total()));
+    }
+    Ok(())
+}
+
+/// One line of stage counters and times.
+pub fn format_stats(s: &Stats) -> String {
+    format!(
+        "ua12 {} guas {} steps {} dead {} xy {} survivors {} b12checks {} valid_xy {} fresh_ua12 {} \
+         band3 {} final {} fresh_ua {} found {} harvest {:.3}s total {:.3}s",
+        s.ua12,
+        s.guas,
+        s.steps,
+        s.dead_steps,
+        s.xy_tested,
+        s.survivors,
+        s.bands12_checks,
+        s.valid_xy,
+        s.fresh_ua12,
+        s.band3_candidates,
+        s.final_checks,
+        s.fresh_uas,
+        s.found,
+        s.harvest_time.as_secs_f64(),
+        s.total_time.as_secs_f64()
+    )
+}

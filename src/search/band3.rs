@@ -1,0 +1,109 @@
+//! Part 2, band 3 (SPEC §4 step 6), and the final uniqueness check.
+//!
+//! For a valid XY, band 3 needs exactly `z` clues that hit every band-3 UA
+//! and the band-3 part `t` of every GUA whose bands-1+2 part `s` XY misses.
+//! Those clue sets are enumerated as hitting sets: take the first required
+//! set not yet hit and branch on its cells, excluding the cells of earlier
+//! branches (so each clue set comes once); when everything is hit, the clues
+//! still missing are any cells not excluded. Each candidate gets the full
+//! uniqueness check; a failure yields a fresh UA, which joins the GUA list
+//! (it is one: the other solution keeps XY, so its bands-1+2 part is missed
+//! by XY and its band-3 part must be hit).
+
+use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81};
+use crate::solver::other_solution;
+
+use super::harvest::Gua;
+use super::part1::ChoiceState;
+
+/// Buffers of part 2, reused across XY.
+#[derive(Default)]
+pub struct Band3Buffers {
+    /// Band-3 parts of the sets the current XY leaves to band 3.
+    required: Vec<Mask27>,
+}
+
+impl ChoiceState {
+    /// Completes a valid XY with `z` clues in band 3 in every way that can
+    /// give a unique puzzle, and keeps those that do.
+    pub(super) fn solve_band3(&mut self, xy: Mask54, z: usize) {
+        let mut required = std::mem::take(&mut self.band3.required);
+        required.clear();
+        for g in &self.guas {
+            if g.s & xy == 0 {
+                required.push(g.t);
+            }
+        }
+        required.sort_by_key(|t| t.count_ones());
+        required.dedup();
+        self.band3.required = required;
+        self.hit(xy, 0, 0, z);
+    }
+
+    /// Hitting-set enumeration: `clues` chosen so far, `excluded` cells that
+    /// may no longer be chosen, `left` clues still to place.
+    fn hit(&mut self, xy: Mask54, clues: Mask27, excluded: Mask27, left: usize) {
+        let next = self.band3.required.iter().copied().find(|&t| t & clues == 0);
+        match next {
+            None => self.complete(xy, clues, BAND_FULL & !excluded & !clues, left),
+            Some(_) if left == 0 => {}
+            Some(t) => {
+                let mut excluded = excluded;
+                let mut branch = t & !excluded;
+                while branch != 0 {
+                    let cell = branch & branch.wrapping_neg();
+                    self.hit(xy, clues | cell, excluded, left - 1);
+                    excluded |= cell;
+                    branch &= branch - 1;
+                }
+            }
+        }
+    }
+
+    /// Every way to add `left` cells of `free` to `clues` (all required sets
+    /// are hit already, unless a fresh UA arrived meanwhile).
+    fn complete(&mut self, xy: Mask54, clues: Mask27, free: Mask27, left: usize) {
+        if left == 0 {
+            if self.band3.required.iter().all(|&t| t & clues != 0) {
+                self.final_check(xy, clues);
+            }
+            return;
+        }
+        if (free.count_ones() as usize) < left {
+            return;
+        }
+        let mut free = free;
+        while free.count_ones() as usize >= left {
+            let cell = free & free.wrapping_neg();
+            free &= free - 1;
+            self.complete(xy, clues | cell, free, left - 1);
+        }
+    }
+
+    /// The full uniqueness check of XY ∪ Z.
+    fn final_check(&mut self, xy: Mask54, z: Mask27) {
+        self.stats.band3_candidates += 1;
+        self.stats.final_checks += 1;
+        let clues: Mask81 = xy as u128 | (z as u128) << 54;
+        match other_solution(&self.grid, clues) {
+            None => {
+                debug_assert_eq!(clues.count_ones(), super::plan::CLUES as u32);
+                self.stats.found += 1;
+                self.found.push(clues);
+            }
+            Some(other) => {
+                let diff = self.grid.difference(&other);
+                let s = diff as u64 & BANDS12_FULL;
+                let t = (diff >> 54) as u32;
+                debug_assert!(t != 0, "XY was valid for bands 1+2, so band 3 must change");
+                self.stats.fresh_uas += 1;
+                if t == 0 {
+                    self.ua12.push(s);
+                    return;
+                }
+                self.guas.push(Gua { s, t });
+                self.band3.required.push(t);
+            }
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! UA harvest for one band-3 choice (SPEC §4 step 3).
+//!
+//! Works on the *search grid*: the grid with its bands reordered so that
+//! band 3 of the search is rows 6..9. Everything found here is a genuine
+//! unavoidable set, by construction: each one is the difference between the
+//! grid and another valid grid that a solver produced. Debug builds re-check
+//! it (the complement of the set has a second solution).
+//!
+//! - **UA12**: sets inside bands 1+2. For every digit subset D (2 to
+//!   `ua12_digits` digits), fix band 3 and every cell of bands 1+2 whose digit
+//!   is not in D, and enumerate the fillings; each differs from the grid on a
+//!   UA12.
+//! - **GUAs**: change band 3 by a *socket* (two cells of a mini-row swapped, or
+//!   a whole mini-row rotated: T, the changed cells), which changes band 3's
+//!   gangster; each filling of bands 1+2 under the new band 3 differs from the
+//!   grid on a set S, and S ∪ T is a UA. Found the same way, with the digits
+//!   of T always free.
+
+use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells81};
+use crate::grid::{CELLS, Grid, Puzzle};
+use crate::solver::for_each_solution;
+
+/// A gangster UA: `s` in bands 1+2 (54-bit), `t` in band 3 (27-bit, band
+/// coordinates). If a clue set of bands 1+2 misses `s`, band 3's clues must
+/// hit `t`. Band-3 UAs are the case `s == 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Gua {
+    pub s: Mask54,
+    pub t: Mask27,
+}
+
+impl Gua {
+    /// The whole set as a grid mask.
+    pub fn cells(&self) -> Mask81 {
+        self.s as u128 | (self.t as u128) << 54
+    }
+}
+
+/// Limits of the harvest (see `SearchConfig`).
+#[derive(Clone, Copy, Debug)]
+pub struct HarvestLimits {
+    /// Largest digit subset freed for UA12 (2..=6).
+    pub ua12_digits: usize,
+    /// Largest digit subset freed for GUAs (at least the socket's digits).
+    pub gua_digits: usize,
+    /// At most this many fillings enumerated per subproblem.
+    pub fillings: usize,
+}
+
+/// Sorts by size then value, removes duplicates and supersets.
+pub fn minimize<T: Copy + Ord>(sets: &mut Vec<T>, size: impl Fn(T) -> u32, subset: impl Fn(T, T) -> bool) {
+    sets.sort_by_key(|&s| (size(s), s));
+    sets.dedup();
+    let mut kept: Vec<T> = Vec::with_capacity(sets.len());
+    for &s in sets.iter() {
+        if !kept.iter().any(|&k| subset(k, s)) {
+            kept.push(s);
+        }
+    }
+    *sets = kept;
+}
+
+/// Sorts 64-bit sets by size and keeps the minimal ones.
+pub fn minimize54(sets: &mut Vec<Mask54>) {
+    minimize(sets, |s| s.count_ones(), |a, b| a & !b == 0);
+}
+
+/// The cells of bands 1+2 whose digit is not in `digits` (bit d-1 = digit d).
+fn cells_outside(grid: &Grid, digits: u16) -> Mask81 {
+    let mut mask = 0;
+    for cell in 0..54 {
+        if digits & (1 << (grid.digit(cell) - 1)) == 0 {
+            mask |= 1u128 << cell;
+        }
+    }
+    mask
+}
+
+/// Digit subsets (9-bit masks) containing `required`, of sizes 2..=max.
+fn digit_subsets(required: u16, max: usize) -> impl Iterator<Item = u16> {
+    (0u16..512).filter(move |&d| {
+        let n = d.count_ones() as usize;
+        d & required == required && (2..=max).contains(&n)
+    })
+}
+
+/// Asserts (debug builds) that `ua` is unavoidable in `grid`.
+fn debug_assert_ua(grid: &Grid, ua: Mask81) {
+    debug_assert!(
+        ua != 0 && crate::solver::other_solution(grid, GRID_FULL & !ua).is_some(),
+        "not an unavoidable set: {ua:#x}"
+    );
+}
+
+/// UA12 of the search grid: unavoidable sets inside bands 1+2 (band 3
+/// fixed), minimal among those found, sorted by size.
+pub fn harvest_ua12(grid: &Grid, limits: &HarvestLimits) -> Vec<Mask54> {
+    let band3: Mask81 = GRID_FULL & !(BANDS12_FULL as u128);
+    let mut found = Vec::new();
+    for digits in digit_subsets(0, limits.ua12_digits) {
+        let clues = band3 | cells_outside(grid, digits);
+        let puzzle = Puzzle::from_grid(grid, clues);
+        for_each_solution(&puzzle, limits.fillings, |other| {
+            let diff = grid.difference(other) as u64;
+            if diff != 0 {
+                found.push(diff);
+            }
+            true
+        });
+    }
+    minimize54(&mut found);
+    for &ua in &found {
+        debug_assert_ua(grid, ua as u128);
+    }
+    found
+}
+
+/// The sockets of band 3: each is the set T of changed cells and the band 3
+/// digits after the change (swap of two cells of a mini-row: 27; rotation
+/// of a mini-row: 18).
+pub fn sockets(grid: &Grid) -> Vec<(Mask27, [u8; 27])> {
+    let mut band3 = [0u8; 27];
+    band3.copy_from_slice(&grid.digits()[54..81]);
+    let mut out = Vec::new();
+    for row in 0..3 {
+        for stack in 0..3 {
+            let base = row * 9 + stack * 3;
+            for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+                let mut changed = band3;
+                changed.swap(base + i, base + j);
+                out.push(((1 << (base + i)) | (1 << (base + j)), changed));
+            }
+            for turn in [1, 2] {
+                let mut changed = band3;
+                changed[base..base + 3].rotate_left(turn);
+                out.push((0b111 << base, changed));
+            }
+        }
+    }
+    out
+}
+
+/// GUAs of the search grid for every socket of band 3, with their S parts
+/// minimal per socket.
+pub fn harvest_guas(grid: &Grid, limits: &HarvestLimits) -> Vec<Gua> {
+    let mut guas = Vec::new();
+    for (t, band3) in sockets(grid) {
+        let mut required = 0u16;
+        for cell in crate::bits::cells27(t) {
+            required |= 1 << (band3[cell] - 1);
+        }
+        let mut digits_template = [0u8; CELLS];
+        digits_template[54..].copy_from_slice(&band3);
+        let mut found: Vec<Mask54> = Vec::new();
+        for digits in digit_subsets(required, limits.gua_digits.max(required.count_ones() as usize)) {
+            let mut cells = digits_template;
+            for cell in cells81(cells_outside(grid, digits)) {
+                cells[cell] = grid.digit(cell);
+            }
+            let puzzle = Puzzle::from_digits(cells);
+            for_each_solution(&puzzle, limits.fillings, |other| {
+                let s = grid.difference(other) as u64 & BANDS12_FULL;
+                debug_assert!(s != 0, "a new gangster forces a change in bands 1+2");
+                found.push(s);
+                true
+            });
+        }
+        minimize54(&mut found);
+        for s in found {
+            let gua = Gua { s, t };
+            debug_assert_ua(grid, gua.cells());
+            guas.push(gua);
+        }
+    }
+    guas.sort_by_key(|g| (g.s.count_ones() + g.t.count_ones(), g.s, g.t));
+    guas
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GRID: &str =
+        "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
+
+    #[test]
+    fn minimize_keeps_minimal_sets_sorted() {
+        let mut v = vec![0b1111u64, 0b0011, 0b0110, 0b0011, 0b1100_0000];
+        minimize54(&mut v);
+        assert_eq!(v, vec![0b0011, 0b0110, 0b1100_0000]);
+    }
+
+    #[test]
+    fn sockets_change_band3_only_at_t() {
+        let g = Grid::parse(GRID).unwrap();
+        let s = sockets(&g);
+        assert_eq!(s.len(), 45);
+        for (t, band3) in s {
+            let diff: u32 = (0..27).filter(|&c| band3[c] != g.digit(54 + c)).map(|c| 1 << c).sum();
+            assert_eq!(diff, t);
+        }
+    }
+
+    #[test]
+    fn harvested_sets_are_unavoidable() {
+        let g = Grid::parse(GRID).unwrap();
+        let limits = HarvestLimits { ua12_digits: 3, gua_digits: 3, fillings: 50 };
+        let ua12 = harvest_ua12(&g, &limits);
+        assert!(!ua12.is_empty());
+        for &ua in ua12.iter().take(20) {
+            assert!(ua & !BANDS12_FULL == 0);
+            let clues = GRID_FULL & !(ua as u128);
+            assert!(crate::solver::other_solution(&g, clues).is_some());
+        }
+        let guas = harvest_guas(&g, &limits);
+        assert!(!guas.is_empty());
+        for gua in guas.iter().take(20) {
+            let clues = GRID_FULL & !gua.cells();
+            assert!(crate::solver::other_solution(&g, clues).is_some());
+        }
+    }
+}

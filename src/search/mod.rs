@@ -1,0 +1,245 @@
+//! The complete 17-clue search of one grid (SPEC §2–§4).
+//!
+//! For each of the three band-3 choices of the [`plan`], the grid's bands
+//! are reordered into a *search grid* whose band 3 is rows 6..9; the
+//! [`harvest`] collects its unavoidable sets; [`part1`] runs the 2X2Y loop
+//! over the valid clue sets of bands 1 and 2 and checks each surviving XY
+//! with the bands-1+2 solver; [`band3`] completes each valid XY in band 3
+//! and runs the final uniqueness check. Every 17 of the grid is found by
+//! exactly one (choice, row): results need no de-duplication.
+
+pub mod band3;
+pub mod harvest;
+pub mod part1;
+pub mod plan;
+mod sets;
+
+use std::ops::AddAssign;
+use std::time::{Duration, Instant};
+
+use crate::band::{BandCatalogue, band_uas};
+use crate::bits::{Mask27, Mask54, Mask81, cells81};
+use crate::grid::{Grid, Puzzle};
+use crate::tables::BandTables;
+
+pub use harvest::Gua;
+pub use plan::{Choice, Counts, Rank};
+pub use sets::BandSets;
+
+/// Tunable parameters of the search, with documented defaults and ranges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// UAs kept in the bit vectors of one 2X2Y step (1..=256; default 128).
+    /// More UAs: fewer survivors, wider vectors.
+    pub ua_limit: usize,
+    /// Y vectors per block of the XY inner loop (16..=4096; default 256).
+    pub chunk: usize,
+    /// Largest digit subset freed when harvesting UA12 (2..=6; default 4).
+    pub ua12_digits: usize,
+    /// Largest digit subset freed when harvesting GUAs (2..=6; default 4).
+    pub gua_digits: usize,
+    /// Fillings enumerated per harvest subproblem (default 2000).
+    pub fillings: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig { ua_limit: 128, chunk: 256, ua12_digits: 4, gua_digits: 4, fillings: 2000 }
+    }
+}
+
+impl SearchConfig {
+    /// Checks the ranges documented on the fields.
+    pub fn validate(&self) -> Result<(), String> {
+        let check = |name: &str, v: usize, lo: usize, hi: usize| {
+            if (lo..=hi).contains(&v) { Ok(()) } else { Err(format!("{name} must be in {lo}..={hi}, got {v}")) }
+        };
+        check("ua_limit", self.ua_limit, 1, 256)?;
+        check("chunk", self.chunk, 16, 4096)?;
+        check("ua12_digits", self.ua12_digits, 2, 6)?;
+        check("gua_digits", self.gua_digits, 2, 6)?;
+        check("fillings", self.fillings, 1, 1_000_000)
+    }
+
+    fn harvest_limits(&self) -> harvest::HarvestLimits {
+        harvest::HarvestLimits { ua12_digits: self.ua12_digits, gua_digits: self.gua_digits, fillings: self.fillings }
+    }
+}
+
+/// Stage counters of a search, merged with `+=`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// UA12 harvested (minimal, inside bands 1+2, spanning both bands).
+    pub ua12: u64,
+    /// GUAs harvested (including band-3 UAs).
+    pub guas: u64,
+    /// 2X2Y steps (pairs of slices) visited.
+    pub steps: u64,
+    /// Steps skipped because a UA became empty.
+    pub dead_steps: u64,
+    /// XY pairs tested in the inner loop.
+    pub xy_tested: u64,
+    /// XY pairs that hit every kept UA.
+    pub survivors: u64,
+    /// Survivors that also passed the extra UAs and went to the solver.
+    pub bands12_checks: u64,
+    /// XY valid for bands 1+2.
+    pub valid_xy: u64,
+    /// Fresh UA12 found by failed bands-1+2 checks.
+    pub fresh_ua12: u64,
+    /// Band-3 clue sets that hit every required set.
+    pub band3_candidates: u64,
+    /// Full uniqueness checks.
+    pub final_checks: u64,
+    /// Fresh UAs found by failed final checks.
+    pub fresh_uas: u64,
+    /// 17s found.
+    pub found: u64,
+    /// Time in the harvest.
+    pub harvest_time: Duration,
+    /// Time in the whole search.
+    pub total_time: Duration,
+}
+
+impl AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.ua12 += o.ua12;
+        self.guas += o.guas;
+        self.steps += o.steps;
+        self.dead_steps += o.dead_steps;
+        self.xy_tested += o.xy_tested;
+        self.survivors += o.survivors;
+        self.bands12_checks += o.bands12_checks;
+        self.valid_xy += o.valid_xy;
+        self.fresh_ua12 += o.fresh_ua12;
+        self.band3_candidates += o.band3_candidates;
+        self.final_checks += o.final_checks;
+        self.fresh_uas += o.fresh_uas;
+        self.found += o.found;
+        self.harvest_time += o.harvest_time;
+        self.total_time += o.total_time;
+    }
+}
+
+/// The result of searching one grid.
+#[derive(Clone, Debug, Default)]
+pub struct GridResult {
+    /// Every 17 of the grid, sorted.
+    pub puzzles: Vec<Puzzle>,
+    /// Counters per band-3 choice, in plan order (hi, mid, lo).
+    pub by_choice: Vec<(Rank, Stats)>,
+}
+
+impl GridResult {
+    /// Counters of all choices together.
+    pub fn total(&self) -> Stats {
+        let mut s = Stats::default();
+        for (_, c) in &self.by_choice {
+            s += *c;
+        }
+        s
+    }
+}
+
+/// Searches grids with one catalogue, one set of tables and one config.
+pub struct Searcher<'a, B: AsRef<[u8]>> {
+    catalogue: &'a BandCatalogue,
+    tables: &'a BandTables<B>,
+    config: SearchConfig,
+}
+
+/// The grid with its bands reordered: row r of the search grid is row
+/// `3 * bands[r / 3] + r % 3` of the original.
+fn reorder_bands(grid: &Grid, bands: [usize; 3]) -> Grid {
+    let mut cells = [0u8; 81];
+    for (cell, out) in cells.iter_mut().enumerate() {
+        *out = grid.digit(original_cell(cell, bands));
+    }
+    Grid::from_digits_unchecked(cells)
+}
+
+/// Where a cell of the search grid lies in the original grid.
+fn original_cell(cell: usize, bands: [usize; 3]) -> usize {
+    bands[cell / 27] * 27 + cell % 27
+}
+
+/// The 27 digits of band `b` of a grid.
+pub fn band_digits(grid: &Grid, b: usize) -> [u8; 27] {
+    let mut band = [0u8; 27];
+    band.copy_from_slice(&grid.digits()[27 * b..27 * b + 27]);
+    band
+}
+
+impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
+    pub fn new(catalogue: &'a BandCatalogue, tables: &'a BandTables<B>, config: SearchConfig) -> Self {
+        Searcher { catalogue, tables, config }
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Every 17-clue puzzle whose unique solution is `grid`.
+    pub fn search(&self, grid: &Grid) -> GridResult {
+        let span = tracing::debug_span!("grid", grid = %grid);
+        let _enter = span.enter();
+        let ids: Vec<_> = (0..3).map(|b| self.catalogue.identify(&band_digits(grid, b))).collect();
+        let cost = [0, 1, 2].map(|b| self.tables.band(ids[b].index).sets(6).len() as u64);
+        let min_size = [0, 1, 2].map(|b| self.tables.band(ids[b].index).min_size());
+        let mut result = GridResult::default();
+        for choice in plan::plan(cost, min_size) {
+            let start = Instant::now();
+            let (found, mut stats) = self.search_choice(grid, &choice);
+            stats.total_time = start.elapsed();
+            for cells in found {
+                let original: Mask81 =
+                    cells81(cells).map(|c| 1u128 << original_cell(c, choice.bands)).sum();
+                result.puzzles.push(Puzzle::from_grid(grid, original));
+            }
+            result.by_choice.push((choice.band3_rank, stats));
+        }
+        result.puzzles.sort();
+        result
+    }
+
+    /// One band-3 choice: returns the 17s as cell masks of the search grid.
+    fn search_choice(&self, grid: &Grid, choice: &Choice) -> (Vec<Mask81>, Stats) {
+        let span = tracing::debug_span!("choice", band3 = ?choice.band3_rank);
+        let _enter = span.enter();
+        let search_grid = reorder_bands(grid, choice.bands);
+        let mut stats = Stats::default();
+        let harvest_start = Instant::now();
+        let limits = self.config.harvest_limits();
+        let mut ua12 = harvest::harvest_ua12(&search_grid, &limits);
+        // Sets inside band 1 or band 2 alone are band UAs, hit by every valid
+        // clue set of the tables: they cannot help part 1.
+        ua12.retain(|&u| u & sets::BAND1 != 0 && u & !sets::BAND1 != 0);
+        let mut guas: Vec<Gua> =
+            band_uas(&band_digits(&search_grid, 2)).into_iter().map(|t| Gua { s: 0, t }).collect();
+        guas.extend(harvest::harvest_guas(&search_grid, &limits));
+        stats.ua12 = ua12.len() as u64;
+        stats.guas = guas.len() as u64;
+        stats.harvest_time = harvest_start.elapsed();
+        tracing::debug!(ua12 = ua12.len(), guas = guas.len(), "harvest done");
+
+        let ids = [0, 1].map(|b| self.catalogue.identify(&band_digits(&search_grid, b)));
+        let mut state = part1::ChoiceState::new(search_grid, ua12, guas, self.config);
+        for row in &choice.rows {
+            let xsets = BandSets::for_band(self.catalogue, self.tables, &ids[0], row.x);
+            let ysets = BandSets::for_band(self.catalogue, self.tables, &ids[1], row.y);
+            state.run_row(&xsets, &ysets, row.z);
+        }
+        stats += state.stats;
+        (state.found, stats)
+    }
+}
+
+/// Masks of a 27-cell band as a grid band-3 mask.
+pub fn band3_to_grid(t: Mask27) -> Mask81 {
+    (t as u128) << 54
+}
+
+/// A 54-bit bands-1+2 mask as a grid mask.
+pub fn bands12_to_grid(s: Mask54) -> Mask81 {
+    s as u128
+}

@@ -1,0 +1,113 @@
+//! Valid clue sets of one band of the search grid, mapped from catalogue
+//! coordinates into the band's own cells and grouped by slice (the two
+//! lowest catalogue cells, which every set of the slice contains).
+//!
+//! ```text
+//! rest[start..end]  each set of the slice minus its two slice cells (27-bit)
+//! pair              the two slice cells (27-bit)
+//! live              union of rest[start..end]: cells some set can add
+//! ```
+
+use crate::band::{BandCatalogue, BandId, valid_sets};
+use crate::bits::{Mask27, Mask54};
+use crate::tables::BandTables;
+
+/// Band 1 cells in a 54-bit bands-1+2 mask.
+pub const BAND1: Mask54 = (1 << 27) - 1;
+
+/// One slice: the sets that share their two slice cells.
+#[derive(Clone, Copy, Debug)]
+pub struct SliceSets {
+    pub pair: Mask27,
+    pub live: Mask27,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// The valid clue sets of one size of one band, in band coordinates.
+#[derive(Clone, Debug, Default)]
+pub struct BandSets {
+    pub size: usize,
+    pub rest: Vec<Mask27>,
+    pub slices: Vec<SliceSets>,
+}
+
+/// Maps 27-bit catalogue masks to band masks, 9 bits at a time.
+struct CellMap {
+    parts: [[u32; 512]; 3],
+}
+
+impl CellMap {
+    fn new(id: &BandId) -> CellMap {
+        let mut parts = [[0u32; 512]; 3];
+        for (k, part) in parts.iter_mut().enumerate() {
+            for (bits, out) in part.iter_mut().enumerate() {
+                for i in 0..9 {
+                    if bits & (1 << i) != 0 {
+                        *out |= 1 << id.cells[9 * k + i];
+                    }
+                }
+            }
+        }
+        CellMap { parts }
+    }
+
+    #[inline]
+    fn map(&self, m: u32) -> u32 {
+        self.parts[0][(m & 511) as usize] | self.parts[1][((m >> 9) & 511) as usize] | self.parts[2][(m >> 18) as usize]
+    }
+}
+
+impl BandSets {
+    /// The valid sets of `size` of the band identified by `id`, from the
+    /// table file (sizes up to 6) or computed on demand (larger sizes).
+    pub fn for_band<B: AsRef<[u8]>>(
+        catalogue: &BandCatalogue,
+        tables: &BandTables<B>,
+        id: &BandId,
+        size: usize,
+    ) -> BandSets {
+        let map = CellMap::new(id);
+        let table = tables.band(id.index);
+        let mut out = BandSets { size, ..Default::default() };
+        if size <= 6 {
+            for slice in table.slices(size) {
+                out.push_slice(&map, slice.first, slice.second, slice.sets);
+            }
+        } else {
+            let owned = valid_sets(catalogue.band(id.index), table.uas(), size);
+            for slice in owned.slices() {
+                out.push_slice(&map, slice.first, slice.second, slice.sets);
+            }
+        }
+        out
+    }
+
+    fn push_slice(&mut self, map: &CellMap, first: u8, second: u8, sets: &[u32]) {
+        let pair_catalogue = (1u32 << first) | (1u32 << second);
+        let pair = map.map(pair_catalogue);
+        let start = self.rest.len() as u32;
+        let mut live = 0;
+        for &set in sets {
+            debug_assert!(set & pair_catalogue == pair_catalogue);
+            let rest = map.map(set & !pair_catalogue);
+            live |= rest;
+            self.rest.push(rest);
+        }
+        self.slices.push(SliceSets { pair, live, start, end: self.rest.len() as u32 });
+    }
+
+    /// Number of sets.
+    pub fn len(&self) -> usize {
+        self.rest.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rest.is_empty()
+    }
+
+    /// Every set as a full band mask (for tests and checks).
+    pub fn full_sets(&self) -> impl Iterator<Item = Mask27> + '_ {
+        self.slices.iter().flat_map(move |s| self.rest[s.start as usize..s.end as usize].iter().map(move |&r| r | s.pair))
+    }
+}
