@@ -24,6 +24,10 @@ pub const MINIROWS_OF_ROW: [u8; 512] = minirows_of_row();
 /// no placement fits, which is a contradiction.
 pub const PLACEMENT_CELLS: [Mask27; 512] = placement_cells();
 
+/// For a 3x3 pattern (bit `3 * row + box`): the union of the 3x3
+/// permutations inside it, in the same layout; 0 when there is none.
+pub const PERMUTATION_UNION: [u16; 512] = permutation_union();
+
 /// For a band cell: the band cells that keep the digit placed there as a
 /// candidate, i.e. all but the cell's row, box and column peers (the cell
 /// itself is kept).
@@ -89,6 +93,26 @@ const fn placement_cells() -> [Mask27; 512] {
             p += 1;
         }
         table[pattern] = cells;
+        pattern += 1;
+    }
+    table
+}
+
+const fn permutation_union() -> [u16; 512] {
+    let mut table = [0; 512];
+    let mut pattern: u16 = 0;
+    while pattern < 512 {
+        let mut union: u16 = 0;
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMUTATIONS[p];
+            let these: u16 = 1 << perm[0] | 1 << (3 + perm[1]) | 1 << (6 + perm[2]);
+            if pattern & these == these {
+                union |= these;
+            }
+            p += 1;
+        }
+        table[pattern as usize] = union;
         pattern += 1;
     }
     table

@@ -16,6 +16,9 @@
 //!   there (a hidden single of the row).
 //! - **Naked singles**, found bit-parallel over the 9 words of a band:
 //!   cells covered once; cells covered by no word are a contradiction.
+//! - When those are exhausted, the **stack update**: the same permutation
+//!   rule column-wise (in a stack a digit fills one column per band), and
+//!   hidden singles of columns.
 //!
 //! Placing a digit clears its cell in the 8 other digits' words, its row,
 //! box and column peers in its own band word, and its column in the other
@@ -27,7 +30,7 @@
 
 use super::Solutions;
 use super::band_tables::{
-    COLUMN_IN_BAND, KEEP_AFTER_PLACING, MINIROWS_OF_ROW, PEERS, PLACEMENT_CELLS,
+    COLUMN_IN_BAND, KEEP_AFTER_PLACING, MINIROWS_OF_ROW, PEERS, PERMUTATION_UNION, PLACEMENT_CELLS,
 };
 use crate::bits::{BAND_FULL, Mask27, Mask81, cells81};
 use crate::grid::{CELLS, Grid, Puzzle};
@@ -59,6 +62,18 @@ fn minirow_pattern(w: Mask27) -> usize {
     MINIROWS_OF_ROW[(w & 0x1ff) as usize] as usize
         | (MINIROWS_OF_ROW[((w >> 9) & 0x1ff) as usize] as usize) << 3
         | (MINIROWS_OF_ROW[(w >> 18) as usize] as usize) << 6
+}
+
+/// The columns (9 bits) holding a cell of a band word.
+#[inline(always)]
+fn column_fold(w: Mask27) -> u32 {
+    (w | w >> 9 | w >> 18) & 0x1ff
+}
+
+/// The band cells of a set of columns (9 bits).
+#[inline(always)]
+fn spread_columns(columns: u32) -> Mask27 {
+    columns | columns << 9 | columns << 18
 }
 
 /// The lowest set bit's index.
@@ -234,6 +249,12 @@ impl Board {
             if placed {
                 continue;
             }
+            match self.stack_update() {
+                None => return Step::Contradiction,
+                Some(true) => continue,
+                Some(false) if self.changed != 0 => continue,
+                Some(false) => {}
+            }
             if let Some((band, cell)) = guess {
                 return Step::Guess { band, cell };
             }
@@ -242,6 +263,57 @@ impl Board {
                 None => Step::Solved,
             };
         }
+    }
+
+    /// Stack update, the column-wise counterpart of the band update, for
+    /// every digit: in each stack a digit fills one column per band and
+    /// one band per column (a 3x3 permutation of band x column), so columns
+    /// outside every admissible permutation are cleared; then a column with
+    /// one candidate cell left places the digit there (a hidden single of
+    /// the column). `None` on a contradiction, else whether it placed.
+    #[inline]
+    fn stack_update(&mut self) -> Option<bool> {
+        let mut placed = false;
+        for digit in 0..9 {
+            let columns = [0, 1, 2].map(|band| column_fold(self.cand[word(digit, band)]));
+            let mut keep = [0u32; 3];
+            for stack in 0..3 {
+                let pattern = columns.iter().enumerate().fold(0, |p, (band, &c)| {
+                    p | ((c >> (3 * stack)) & 7) << (3 * band)
+                });
+                let admissible = PERMUTATION_UNION[pattern as usize] as u32;
+                if admissible == 0 {
+                    return None;
+                }
+                for (band, k) in keep.iter_mut().enumerate() {
+                    *k |= ((admissible >> (3 * band)) & 7) << (3 * stack);
+                }
+            }
+            let (mut once, mut twice) = (0, 0);
+            for (band, k) in keep.into_iter().enumerate() {
+                let i = word(digit, band);
+                self.set(i, self.cand[i] & spread_columns(k));
+                let w = self.cand[i];
+                let (a, b, c) = (w & 0x1ff, (w >> 9) & 0x1ff, w >> 18);
+                twice |= (once & (a | b | c)) | (a & b) | (a & c) | (b & c);
+                once |= a | b | c;
+            }
+            let single_columns = spread_columns(once & !twice);
+            if single_columns == 0 {
+                continue;
+            }
+            for band in 0..3 {
+                loop {
+                    let cells = self.cand[word(digit, band)] & single_columns & self.unsolved[band];
+                    if cells == 0 {
+                        break;
+                    }
+                    self.place(digit, band, lowest(cells));
+                    placed = true;
+                }
+            }
+        }
+        Some(placed)
     }
 
     /// The unsolved cell with the fewest candidates, if any.
@@ -273,7 +345,7 @@ impl Board {
     }
 
     /// The grid of a solved board.
-    fn to_grid(&self) -> Grid {
+    fn solution_grid(&self) -> Grid {
         let mut cells = [0u8; CELLS];
         for digit in 0..9 {
             for band in 0..3 {
@@ -350,7 +422,7 @@ impl<const KEEP: usize> Visitor for Counter<KEEP> {
     #[inline]
     fn visit(&mut self, board: &Board) -> bool {
         if self.count < KEEP {
-            self.kept[self.count] = Some(board.to_grid());
+            self.kept[self.count] = Some(board.solution_grid());
         }
         self.count += 1;
         self.count < self.limit
@@ -367,7 +439,7 @@ struct Each<F> {
 impl<F: FnMut(&Grid) -> bool> Visitor for Each<F> {
     fn visit(&mut self, board: &Board) -> bool {
         self.count += 1;
-        (self.f)(&board.to_grid()) && self.count < self.limit
+        (self.f)(&board.solution_grid()) && self.count < self.limit
     }
 }
 
@@ -444,7 +516,7 @@ pub fn other_solution(grid: &Grid, clues: Mask81) -> Option<Grid> {
                 let mut first = First(None);
                 search(child, &mut first);
                 if let Some(found) = first.0 {
-                    return Some(found.to_grid());
+                    return Some(found.solution_grid());
                 }
                 if others & (others - 1) == 0 {
                     board.place(own, band, cell);
