@@ -5,6 +5,7 @@
 //! the 2X2Y part 1, band 3, the final uniqueness check.
 
 pub mod bits;
+pub mod canon;
 pub mod cli;
 pub mod grid;
 pub mod solver;
