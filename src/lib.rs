@@ -4,6 +4,7 @@
 //! See SPEC (README) for the pipeline: band catalogue and tables, UA harvest,
 //! the 2X2Y part 1, band 3, the final uniqueness check.
 
+pub mod band;
 pub mod bits;
 pub mod cli;
 pub mod grid;
