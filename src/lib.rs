@@ -9,3 +9,4 @@ pub mod bits;
 pub mod cli;
 pub mod grid;
 pub mod solver;
+pub mod tables;

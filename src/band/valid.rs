@@ -102,7 +102,7 @@ impl<'a> SetList<'a> {
     }
 
     /// The slice index ([`INDEX_LEN`] offsets into [`SetList::sets`]).
-    pub fn index(&self) -> &[u32] {
+    pub fn slice_index(&self) -> &[u32] {
         &self.index
     }
 
