@@ -4,7 +4,10 @@
 //! See SPEC (README) for the pipeline: band catalogue and tables, UA harvest,
 //! the 2X2Y part 1, band 3, the final uniqueness check.
 
+pub mod band;
 pub mod bits;
+pub mod canon;
 pub mod cli;
 pub mod grid;
 pub mod solver;
+pub mod tables;

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod input;
 mod solve;
+mod tables;
 
 /// Finds every 17-clue sudoku puzzle of a solution grid.
 #[derive(Parser, Debug)]
@@ -29,6 +30,8 @@ pub struct Cli {
 enum Command {
     /// Solve puzzles (one per line), or count their solutions.
     Solve(solve::Args),
+    /// Build, verify or describe the band tables (data/bands.s17t).
+    Tables(tables::Args),
 }
 
 /// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
@@ -41,6 +44,7 @@ pub fn main() -> ExitCode {
     init_tracing(cli.verbose, cli.quiet);
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Tables(args) => tables::run(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,10 +1,14 @@
 //! Sudoku solvers.
 //!
-//! `reference` is a plain backtracking oracle for tests. The functions at
-//! this level are the API the rest of the program uses.
+//! `fast` is the bitboard solver the search uses; `reference` is a plain
+//! backtracking oracle for tests. The functions at this level are the API
+//! the rest of the program uses.
 
+mod band_tables;
+mod fast;
 pub mod reference;
 
+use crate::bits::Mask81;
 use crate::grid::{Grid, Puzzle};
 
 /// The outcome of a bounded solve: how many solutions were found (at most
@@ -19,14 +23,27 @@ pub struct Solutions {
 /// Counts the solutions of `puzzle` up to `limit` (>= 1) and keeps the
 /// first two.
 pub fn solve(puzzle: &Puzzle, limit: usize) -> Solutions {
-    let (count, mut found) = reference::solutions(puzzle, limit.max(1), 2);
-    let second = if found.len() > 1 { found.pop() } else { None };
-    let first = found.pop();
-    Solutions {
-        count,
-        first,
-        second,
-    }
+    fast::solve(puzzle, limit)
+}
+
+/// The number of solutions of `puzzle`, counting up to `limit` (>= 1).
+/// `count_solutions(p, 2) == 1` is the uniqueness check.
+pub fn count_solutions(puzzle: &Puzzle, limit: usize) -> usize {
+    fast::count_solutions(puzzle, limit)
+}
+
+/// Calls `f` with each solution of `puzzle`, in search order, until
+/// `limit` (>= 1) solutions were visited or `f` returns false; returns the
+/// number of solutions visited.
+pub fn for_each_solution(puzzle: &Puzzle, limit: usize, f: impl FnMut(&Grid) -> bool) -> usize {
+    fast::for_each_solution(puzzle, limit, f)
+}
+
+/// The clues are the cells `clues` of `grid`, which must be a valid grid
+/// (so it solves them): returns a solution other than `grid` if there is
+/// one. `None` means the clues form a valid puzzle of `grid`.
+pub fn other_solution(grid: &Grid, clues: Mask81) -> Option<Grid> {
+    fast::other_solution(grid, clues)
 }
 
 /// Counts solutions up to `limit`.

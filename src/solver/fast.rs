@@ -1,0 +1,575 @@
+//! The fast solver: a band-oriented bitboard with a small `Copy` state.
+//!
+//! For each digit `d` and band `b` the board keeps one 27-bit word
+//! `cand[3 * d + b]`: the cells of band `b` where `d` may still go (a placed
+//! digit keeps only its own cell in its word). Each band also keeps the
+//! cells not yet placed. Layout of a word: see [`super::band_tables`].
+//!
+//! Propagation, until nothing changes:
+//!
+//! - **Band placements.** Inside a band a digit fills one mini-row per row
+//!   and per box, a 3x3 permutation. A word whose mini-row pattern admits
+//!   no permutation is a contradiction; mini-rows in no admissible
+//!   permutation are cleared (this covers pointing and claiming inside the
+//!   band, and box hidden singles, which become row singles).
+//! - **Row singles.** A row of a word with one cell left places the digit
+//!   there (a hidden single of the row).
+//! - **Naked singles**, found bit-parallel over the 9 words of a band:
+//!   cells covered once; cells covered by no word are a contradiction.
+//! - When those are exhausted, the **stack update**: the same permutation
+//!   rule column-wise (in a stack a digit fills one column per band), and
+//!   hidden singles of columns.
+//!
+//! Placing a digit clears its cell in the 8 other digits' words, its row,
+//! box and column peers in its own band word, and its column in the other
+//! two bands. Words that change are marked in a 27-bit `changed` set.
+//!
+//! When stuck, the search branches on a bivalue cell (any cell with the
+//! fewest candidates otherwise): a copy of the board takes one digit, the
+//! board itself then takes the other (or loses the tried digit).
+
+use super::Solutions;
+use super::band_tables::{
+    COLUMN_IN_BAND, KEEP_AFTER_PLACING, MINIROWS_OF_ROW, PEERS, PERMUTATION_UNION, PLACEMENT_CELLS,
+};
+use crate::bits::{BAND_FULL, Mask27, Mask81, cells81};
+use crate::grid::{CELLS, Grid, Puzzle};
+
+/// All 27 words.
+const ALL_WORDS: u32 = (1 << 27) - 1;
+
+/// Index of the word of `digit` (0..9) in `band` (0..3).
+#[inline(always)]
+const fn word(digit: usize, band: usize) -> usize {
+    3 * digit + band
+}
+
+/// The cells of a band word whose row holds exactly one cell.
+#[inline(always)]
+fn row_singles(w: Mask27) -> Mask27 {
+    let mut singles = 0;
+    for row in 0..3 {
+        let r = (w >> (9 * row)) & 0x1ff;
+        let single = (r & r.wrapping_sub(1)) == 0;
+        singles |= (r * single as u32) << (9 * row);
+    }
+    singles
+}
+
+/// The mini-row pattern of a band word (see [`super::band_tables`]).
+#[inline(always)]
+fn minirow_pattern(w: Mask27) -> usize {
+    MINIROWS_OF_ROW[(w & 0x1ff) as usize] as usize
+        | (MINIROWS_OF_ROW[((w >> 9) & 0x1ff) as usize] as usize) << 3
+        | (MINIROWS_OF_ROW[(w >> 18) as usize] as usize) << 6
+}
+
+/// The columns (9 bits) holding a cell of a band word.
+#[inline(always)]
+fn column_fold(w: Mask27) -> u32 {
+    (w | w >> 9 | w >> 18) & 0x1ff
+}
+
+/// The band cells of a set of columns (9 bits).
+#[inline(always)]
+fn spread_columns(columns: u32) -> Mask27 {
+    columns | columns << 9 | columns << 18
+}
+
+/// The lowest set bit's index.
+#[inline(always)]
+fn lowest(mask: u32) -> usize {
+    mask.trailing_zeros() as usize
+}
+
+/// What propagation ended with.
+enum Step {
+    Contradiction,
+    Solved,
+    /// Stuck: branch on this cell (band, cell in band).
+    Guess {
+        band: usize,
+        cell: usize,
+    },
+}
+
+/// The solver state, copied on branching (124 bytes).
+#[derive(Clone, Copy)]
+struct Board {
+    /// Candidate cells per (digit, band); see [`word`].
+    cand: [Mask27; 27],
+    /// Cells not yet placed, per band.
+    unsolved: [Mask27; 3],
+    /// Words changed since their last band update.
+    changed: u32,
+}
+
+impl Board {
+    /// The board with the given clues (cell 0..81, digit 0..9) placed and
+    /// their peers cleared; `None` when two clues clash.
+    #[inline]
+    fn with_clues(clues: impl Iterator<Item = (usize, usize)>) -> Option<Board> {
+        let mut excluded = [[0 as Mask27; 3]; 9];
+        let mut placed = [[0 as Mask27; 3]; 9];
+        let mut filled = [0 as Mask27; 3];
+        for (cell, digit) in clues {
+            let (band, bit) = (cell / 27, 1 << (cell % 27));
+            if excluded[digit][band] & bit != 0 {
+                return None;
+            }
+            let peers = &PEERS[cell];
+            for b in 0..3 {
+                excluded[digit][b] |= peers[b];
+            }
+            placed[digit][band] |= bit;
+            filled[band] |= bit;
+        }
+        let mut cand = [0; 27];
+        for digit in 0..9 {
+            for band in 0..3 {
+                cand[word(digit, band)] =
+                    (BAND_FULL & !(excluded[digit][band] | filled[band])) | placed[digit][band];
+            }
+        }
+        Some(Board {
+            cand,
+            unsolved: filled.map(|f| BAND_FULL & !f),
+            changed: ALL_WORDS,
+        })
+    }
+
+    /// Sets word `i`, marking it changed if it differs.
+    #[inline(always)]
+    fn set(&mut self, i: usize, new: Mask27) {
+        self.changed |= ((self.cand[i] != new) as u32) << i;
+        self.cand[i] = new;
+    }
+
+    /// Places `digit` at `cell` of `band` (a current candidate).
+    #[inline(always)]
+    fn place(&mut self, digit: usize, band: usize, cell: usize) {
+        let bit = 1 << cell;
+        debug_assert!(self.cand[word(digit, band)] & bit != 0);
+        debug_assert!(self.unsolved[band] & bit != 0);
+        self.unsolved[band] &= !bit;
+        for d in 0..9 {
+            let i = word(d, band);
+            self.set(i, self.cand[i] & !bit);
+        }
+        let own = word(digit, band);
+        self.cand[own] |= bit;
+        self.set(own, self.cand[own] & KEEP_AFTER_PLACING[cell]);
+        let column = !COLUMN_IN_BAND[cell % 9];
+        for b in [(band + 1) % 3, (band + 2) % 3] {
+            let i = word(digit, b);
+            self.set(i, self.cand[i] & column);
+        }
+    }
+
+    /// Removes `digit` from the candidates of `cell` of `band`.
+    #[inline(always)]
+    fn eliminate(&mut self, digit: usize, band: usize, cell: usize) {
+        let i = word(digit, band);
+        self.cand[i] &= !(1 << cell);
+        self.changed |= 1 << i;
+    }
+
+    /// Band update of word `i`: keeps the cells of admissible mini-rows and
+    /// places row singles. False on a contradiction.
+    #[inline(always)]
+    fn update_word(&mut self, i: usize) -> bool {
+        let (digit, band) = (i / 3, i % 3);
+        let w = self.cand[i];
+        let w = w & PLACEMENT_CELLS[minirow_pattern(w)];
+        if w == 0 {
+            return false;
+        }
+        self.cand[i] = w;
+        let mut singles = row_singles(w) & self.unsolved[band];
+        while singles != 0 {
+            self.place(digit, band, lowest(singles));
+            singles &= singles - 1;
+        }
+        true
+    }
+
+    /// Places naked singles `singles` of `band`.
+    #[inline(always)]
+    fn place_naked_singles(&mut self, band: usize, singles: Mask27) {
+        for digit in 0..9 {
+            loop {
+                let mine = self.cand[word(digit, band)] & singles & self.unsolved[band];
+                if mine == 0 {
+                    break;
+                }
+                self.place(digit, band, lowest(mine));
+            }
+        }
+    }
+
+    /// Propagates until solved, contradicted or stuck.
+    #[inline]
+    fn propagate(&mut self) -> Step {
+        loop {
+            while self.changed != 0 {
+                let i = lowest(self.changed);
+                self.changed &= self.changed - 1;
+                if !self.update_word(i) {
+                    return Step::Contradiction;
+                }
+            }
+            let mut placed = false;
+            let mut guess = None;
+            for band in 0..3 {
+                let unsolved = self.unsolved[band];
+                if unsolved == 0 {
+                    continue;
+                }
+                let (mut one, mut two, mut three) = (0, 0, 0);
+                for digit in 0..9 {
+                    let w = self.cand[word(digit, band)];
+                    three |= two & w;
+                    two |= one & w;
+                    one |= w;
+                }
+                if unsolved & !one != 0 {
+                    return Step::Contradiction;
+                }
+                let singles = unsolved & !two;
+                if singles != 0 {
+                    self.place_naked_singles(band, singles);
+                    placed = true;
+                } else if guess.is_none() {
+                    let pairs = unsolved & !three;
+                    if pairs != 0 {
+                        guess = Some((band, lowest(pairs)));
+                    }
+                }
+            }
+            if placed {
+                continue;
+            }
+            match self.stack_update() {
+                None => return Step::Contradiction,
+                Some(true) => continue,
+                Some(false) if self.changed != 0 => continue,
+                Some(false) => {}
+            }
+            if let Some((band, cell)) = guess {
+                return Step::Guess { band, cell };
+            }
+            return match self.fewest_candidates() {
+                Some((band, cell)) => Step::Guess { band, cell },
+                None => Step::Solved,
+            };
+        }
+    }
+
+    /// Stack update, the column-wise counterpart of the band update, for
+    /// every digit: in each stack a digit fills one column per band and
+    /// one band per column (a 3x3 permutation of band x column), so columns
+    /// outside every admissible permutation are cleared; then a column with
+    /// one candidate cell left places the digit there (a hidden single of
+    /// the column). `None` on a contradiction, else whether it placed.
+    #[inline]
+    fn stack_update(&mut self) -> Option<bool> {
+        let mut placed = false;
+        for digit in 0..9 {
+            let columns = [0, 1, 2].map(|band| column_fold(self.cand[word(digit, band)]));
+            let mut keep = [0u32; 3];
+            for stack in 0..3 {
+                let pattern = columns.iter().enumerate().fold(0, |p, (band, &c)| {
+                    p | ((c >> (3 * stack)) & 7) << (3 * band)
+                });
+                let admissible = PERMUTATION_UNION[pattern as usize] as u32;
+                if admissible == 0 {
+                    return None;
+                }
+                for (band, k) in keep.iter_mut().enumerate() {
+                    *k |= ((admissible >> (3 * band)) & 7) << (3 * stack);
+                }
+            }
+            let (mut once, mut twice) = (0, 0);
+            for (band, k) in keep.into_iter().enumerate() {
+                let i = word(digit, band);
+                self.set(i, self.cand[i] & spread_columns(k));
+                let w = self.cand[i];
+                let (a, b, c) = (w & 0x1ff, (w >> 9) & 0x1ff, w >> 18);
+                twice |= (once & (a | b | c)) | (a & b) | (a & c) | (b & c);
+                once |= a | b | c;
+            }
+            let single_columns = spread_columns(once & !twice);
+            if single_columns == 0 {
+                continue;
+            }
+            for band in 0..3 {
+                loop {
+                    let cells = self.cand[word(digit, band)] & single_columns & self.unsolved[band];
+                    if cells == 0 {
+                        break;
+                    }
+                    self.place(digit, band, lowest(cells));
+                    placed = true;
+                }
+            }
+        }
+        Some(placed)
+    }
+
+    /// The unsolved cell with the fewest candidates, if any.
+    #[cold]
+    fn fewest_candidates(&self) -> Option<(usize, usize)> {
+        let mut best: Option<(u32, usize, usize)> = None;
+        for band in 0..3 {
+            let mut unsolved = self.unsolved[band];
+            while unsolved != 0 {
+                let cell = lowest(unsolved);
+                unsolved &= unsolved - 1;
+                let n = self.digits_at(band, cell).count_ones();
+                if best.is_none_or(|(m, _, _)| n < m) {
+                    best = Some((n, band, cell));
+                }
+            }
+        }
+        best.map(|(_, band, cell)| (band, cell))
+    }
+
+    /// The candidate digits of a cell, bit `digit`.
+    #[inline(always)]
+    fn digits_at(&self, band: usize, cell: usize) -> u32 {
+        let mut digits = 0;
+        for digit in 0..9 {
+            digits |= ((self.cand[word(digit, band)] >> cell) & 1) << digit;
+        }
+        digits
+    }
+
+    /// The grid of a solved board.
+    fn solution_grid(&self) -> Grid {
+        let mut cells = [0u8; CELLS];
+        for digit in 0..9 {
+            for band in 0..3 {
+                let mut w = self.cand[word(digit, band)];
+                while w != 0 {
+                    cells[27 * band + lowest(w)] = digit as u8 + 1;
+                    w &= w - 1;
+                }
+            }
+        }
+        Grid::from_digits_unchecked(cells)
+    }
+
+    /// The board of a puzzle's clues.
+    #[inline]
+    fn of_puzzle(puzzle: &Puzzle) -> Option<Board> {
+        let digits = puzzle.digits();
+        Board::with_clues(
+            (0..CELLS)
+                .filter(|&c| digits[c] != 0)
+                .map(|c| (c, digits[c] as usize - 1)),
+        )
+    }
+}
+
+/// Receives the solutions of a search; returns false to stop it.
+trait Visitor {
+    fn visit(&mut self, board: &Board) -> bool;
+}
+
+/// Depth-first search from `board`; false when the visitor stopped it.
+fn search<V: Visitor>(mut board: Board, visitor: &mut V) -> bool {
+    loop {
+        match board.propagate() {
+            Step::Contradiction => return true,
+            Step::Solved => return visitor.visit(&board),
+            Step::Guess { band, cell } => {
+                let digits = board.digits_at(band, cell);
+                let first = lowest(digits);
+                let mut child = board;
+                child.place(first, band, cell);
+                if !search(child, visitor) {
+                    return false;
+                }
+                let rest = digits & (digits - 1);
+                if rest & (rest - 1) == 0 {
+                    board.place(lowest(rest), band, cell);
+                } else {
+                    board.eliminate(first, band, cell);
+                }
+            }
+        }
+    }
+}
+
+/// Counts solutions up to a limit, keeping the first `KEEP` (0..=2).
+struct Counter<const KEEP: usize> {
+    count: usize,
+    limit: usize,
+    kept: [Option<Grid>; 2],
+}
+
+impl<const KEEP: usize> Counter<KEEP> {
+    fn new(limit: usize) -> Self {
+        Counter {
+            count: 0,
+            limit: limit.max(1),
+            kept: [None, None],
+        }
+    }
+}
+
+impl<const KEEP: usize> Visitor for Counter<KEEP> {
+    #[inline]
+    fn visit(&mut self, board: &Board) -> bool {
+        if self.count < KEEP {
+            self.kept[self.count] = Some(board.solution_grid());
+        }
+        self.count += 1;
+        self.count < self.limit
+    }
+}
+
+/// Calls a closure with each solution, up to a limit.
+struct Each<F> {
+    count: usize,
+    limit: usize,
+    f: F,
+}
+
+impl<F: FnMut(&Grid) -> bool> Visitor for Each<F> {
+    fn visit(&mut self, board: &Board) -> bool {
+        self.count += 1;
+        (self.f)(&board.solution_grid()) && self.count < self.limit
+    }
+}
+
+/// Stops at the first solution and keeps its board.
+struct First(Option<Board>);
+
+impl Visitor for First {
+    #[inline]
+    fn visit(&mut self, board: &Board) -> bool {
+        self.0 = Some(*board);
+        false
+    }
+}
+
+/// Counts the solutions of `puzzle` up to `limit` (>= 1) and keeps the
+/// first two.
+pub fn solve(puzzle: &Puzzle, limit: usize) -> Solutions {
+    let mut counter = Counter::<2>::new(limit);
+    if let Some(board) = Board::of_puzzle(puzzle) {
+        search(board, &mut counter);
+    }
+    let [first, second] = counter.kept;
+    Solutions {
+        count: counter.count,
+        first,
+        second,
+    }
+}
+
+/// The number of solutions of `puzzle`, counting up to `limit` (>= 1).
+pub fn count_solutions(puzzle: &Puzzle, limit: usize) -> usize {
+    let mut counter = Counter::<0>::new(limit);
+    if let Some(board) = Board::of_puzzle(puzzle) {
+        search(board, &mut counter);
+    }
+    counter.count
+}
+
+/// Calls `f` with each solution of `puzzle` until `limit` solutions were
+/// visited or `f` returns false; returns the number visited.
+pub fn for_each_solution(puzzle: &Puzzle, limit: usize, f: impl FnMut(&Grid) -> bool) -> usize {
+    let mut each = Each {
+        count: 0,
+        limit: limit.max(1),
+        f,
+    };
+    if let Some(board) = Board::of_puzzle(puzzle) {
+        search(board, &mut each);
+    }
+    each.count
+}
+
+/// A solution of the clues `clues` of `grid` other than `grid`, if any.
+/// `grid` must be a valid grid (it is then a solution of its clues).
+///
+/// The search follows the grid: at each branch it first tries, in a copy,
+/// a digit that differs from the grid (any solution found there differs),
+/// then keeps the grid's digit. Reaching a solved board on that path means
+/// reaching the grid itself.
+pub fn other_solution(grid: &Grid, clues: Mask81) -> Option<Grid> {
+    let digits = grid.digits();
+    let mut board = Board::with_clues(cells81(clues).map(|c| (c, digits[c] as usize - 1)))?;
+    loop {
+        match board.propagate() {
+            Step::Contradiction | Step::Solved => return None,
+            Step::Guess { band, cell } => {
+                let own = digits[27 * band + cell] as usize - 1;
+                let candidates = board.digits_at(band, cell);
+                debug_assert!(candidates >> own & 1 != 0, "grid is not a solution");
+                let others = candidates & !(1 << own);
+                let other = lowest(others);
+                let mut child = board;
+                child.place(other, band, cell);
+                let mut first = First(None);
+                search(child, &mut first);
+                if let Some(found) = first.0 {
+                    return Some(found.solution_grid());
+                }
+                if others & (others - 1) == 0 {
+                    board.place(own, band, cell);
+                } else {
+                    board.eliminate(other, band, cell);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GRID: &str =
+        "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
+
+    #[test]
+    fn row_singles_and_patterns() {
+        assert_eq!(row_singles(0b11 | 1 << 12 | 0b1001 << 18), 1 << 12);
+        assert_eq!(minirow_pattern(1 | 1 << 17 | 1 << 21), 1 | 1 << 5 | 1 << 7);
+    }
+
+    #[test]
+    fn full_grid_and_empty_puzzle() {
+        let g = Grid::parse(GRID).unwrap();
+        let s = solve(&g.to_puzzle(), 5);
+        assert_eq!((s.count, s.first, s.second), (1, Some(g), None));
+        let empty = Puzzle::parse(&".".repeat(81)).unwrap();
+        let s = solve(&empty, 7);
+        assert_eq!(s.count, 7);
+        assert_ne!(s.first, s.second);
+        assert_eq!(count_solutions(&empty, 100), 100);
+    }
+
+    #[test]
+    fn clashing_clues_have_no_solution() {
+        let mut d = [0u8; 81];
+        d[0] = 5;
+        d[80] = 5;
+        assert_eq!(count_solutions(&Puzzle::from_digits(d), 3), 3);
+        d[4] = 5; // row 0 now holds 5 twice
+        assert_eq!(count_solutions(&Puzzle::from_digits(d), 3), 0);
+    }
+
+    #[test]
+    fn other_solution_of_full_and_sparse_clues() {
+        let g = Grid::parse(GRID).unwrap();
+        assert_eq!(other_solution(&g, crate::bits::GRID_FULL), None);
+        let clues = crate::bits::GRID_FULL & !0b111_111_111;
+        assert_eq!(other_solution(&g, clues), None);
+        let other = other_solution(&g, 0).expect("empty puzzle has many solutions");
+        assert_ne!(other, g);
+    }
+}
