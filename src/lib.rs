@@ -10,4 +10,7 @@ pub mod canon;
 pub mod cli;
 pub mod grid;
 pub mod solver;
+pub mod generate;
+pub mod known;
+pub mod search;
 pub mod tables;

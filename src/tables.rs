@@ -436,7 +436,8 @@ impl BandTables<Mmap> {
     /// Maps the file at `path` and checks its header and sizes (cheap: no
     /// parsing, no copying). A file that is not complete (416 bands) is
     /// refused.
-    pub fn open(path: &Path) -> Result<BandTables<Mmap>, TableError> {
+    pub fn open(path: impl AsRef<Path>) -> Result<BandTables<Mmap>, TableError> {
+        let path = path.as_ref();
         let file = File::open(path).map_err(|source| match source.kind() {
             io::ErrorKind::NotFound => TableError::NotFound {
                 path: path.to_path_buf(),
@@ -468,7 +469,11 @@ impl BandTables<Mmap> {
     /// Opens the tables, building them first when the file is missing or
     /// was written by another format version. Any other problem (wrong
     /// magic, truncated, incomplete) is refused rather than overwritten.
-    pub fn open_or_build(path: &Path, progress: bool) -> Result<BandTables<Mmap>, TableError> {
+    pub fn open_or_build(
+        path: impl AsRef<Path>,
+        progress: bool,
+    ) -> Result<BandTables<Mmap>, TableError> {
+        let path = path.as_ref();
         match BandTables::open(path) {
             Err(TableError::NotFound { .. }) | Err(TableError::Version { .. }) => {
                 tracing::info!("building band tables at {}", path.display());
@@ -885,7 +890,8 @@ fn write_words<W: Write>(w: &mut W, words: &[u32]) -> io::Result<()> {
 
 /// Writes tables to `path` atomically: a temporary file next to it, synced,
 /// then renamed over it.
-pub fn write_file(path: &Path, data: &[BandData]) -> Result<(), TableError> {
+pub fn write_file(path: impl AsRef<Path>, data: &[BandData]) -> Result<(), TableError> {
+    let path = path.as_ref();
     let io_error = |source| TableError::Io {
         path: path.to_path_buf(),
         source,
@@ -917,7 +923,8 @@ pub struct BuildSummary {
 }
 
 /// Builds the complete tables (all 416 bands) and writes them to `path`.
-pub fn build(path: &Path, progress: bool) -> Result<BuildSummary, TableError> {
+pub fn build(path: impl AsRef<Path>, progress: bool) -> Result<BuildSummary, TableError> {
+    let path = path.as_ref();
     let start = Instant::now();
     let catalogue = BandCatalogue::new();
     let indices: Vec<usize> = (0..catalogue.len()).collect();

@@ -8,7 +8,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod canon;
+mod common;
 mod input;
+mod search;
 mod solve;
 mod tables;
 
@@ -28,8 +31,12 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Find every 17-clue puzzle of each solution grid.
+    Search(search::Args),
     /// Solve puzzles (one per line), or count their solutions.
     Solve(solve::Args),
+    /// Print the minlex canonical form of grids and puzzles (one per line).
+    Canon(canon::Args),
     /// Build, verify or describe the band tables (data/bands.s17t).
     Tables(tables::Args),
 }
@@ -43,7 +50,9 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose, cli.quiet);
     let result = match cli.command {
+        Command::Search(args) => search::run(args, cli.quiet),
         Command::Solve(args) => solve::run(args),
+        Command::Canon(args) => canon::run(args),
         Command::Tables(args) => tables::run(args),
     };
     match result {

@@ -45,28 +45,3 @@ pub fn for_each_solution(puzzle: &Puzzle, limit: usize, f: impl FnMut(&Grid) -> 
 pub fn other_solution(grid: &Grid, clues: Mask81) -> Option<Grid> {
     fast::other_solution(grid, clues)
 }
-
-/// Counts solutions up to `limit`.
-pub fn count_solutions(puzzle: &Puzzle, limit: usize) -> usize {
-    reference::solutions(puzzle, limit.max(1), 0).0
-}
-
-/// Calls `f` on each solution (up to `limit`) until it returns false;
-/// returns how many were visited.
-pub fn for_each_solution(puzzle: &Puzzle, limit: usize, mut f: impl FnMut(&Grid) -> bool) -> usize {
-    let (_, found) = reference::solutions(puzzle, limit, limit);
-    let mut n = 0;
-    for g in &found {
-        n += 1;
-        if !f(g) {
-            break;
-        }
-    }
-    n
-}
-
-/// A solution of the clues `clues` of `grid` other than `grid`, if any.
-pub fn other_solution(grid: &Grid, clues: crate::bits::Mask81) -> Option<Grid> {
-    let (_, found) = reference::solutions(&Puzzle::from_grid(grid, clues), 2, 2);
-    found.into_iter().find(|g| g != grid)
-}

@@ -1,0 +1,66 @@
+//! `s17 canon`: the minlex canonical form of each grid or puzzle.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::canon::{automorphism_count, minlex_grid, minlex_puzzle};
+use crate::grid::{Grid, Puzzle};
+
+use super::Outcome;
+use super::input::{LineSource, is_skippable};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Grids or puzzles, one per line ('-' or nothing: stdin). A line with
+    /// no empty cell is a grid; anything else is a puzzle.
+    pub input: Option<PathBuf>,
+    /// After each grid's form, print a tab and its automorphism count.
+    #[arg(long)]
+    pub automorphisms: bool,
+}
+
+/// Prints the minlex form of each line; a malformed line prints an error on
+/// stderr naming the line, and the run goes on.
+pub fn run(args: Args) -> Outcome {
+    let source = LineSource::open(args.input.as_deref())?;
+    let name = source.name.clone();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let start = Instant::now();
+    let (mut items, mut bad) = (0u64, 0u64);
+    for item in source.numbered_lines() {
+        let (number, line) = item?;
+        if is_skippable(&line) {
+            continue;
+        }
+        let puzzle = match Puzzle::parse(&line) {
+            Ok(p) => p,
+            Err(e) => {
+                bad += 1;
+                out.flush()?;
+                eprintln!("s17 canon: {name}: line {number}: {e}");
+                continue;
+            }
+        };
+        items += 1;
+        if puzzle.clue_count() == 81 {
+            let grid = Grid::from_digits(*puzzle.digits()).expect("a puzzle with no repeat and no hole is a grid");
+            let (form, _) = minlex_grid(&grid);
+            if args.automorphisms {
+                writeln!(out, "{form}\t{}", automorphism_count(&grid))?;
+            } else {
+                writeln!(out, "{form}")?;
+            }
+        } else {
+            writeln!(out, "{}", minlex_puzzle(&puzzle).0)?;
+        }
+    }
+    out.flush()?;
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "s17 canon: {items} lines in {secs:.3} s ({:.0}/s){}",
+        items as f64 / secs.max(1e-9),
+        if bad > 0 { format!(", {bad} bad lines") } else { String::new() }
+    );
+    Ok(bad == 0)
+}
