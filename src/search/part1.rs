@@ -67,6 +67,8 @@ impl ChoiceState {
     pub fn run_row(&mut self, xsets: &BandSets, ysets: &BandSets, z: usize) {
         let span = tracing::trace_span!("row", x = xsets.size, y = ysets.size, z);
         let _enter = span.enter();
+        let before = self.stats;
+        let start = std::time::Instant::now();
         for xs in &xsets.slices {
             if self.fresh_since_sort > 0 {
                 super::harvest::minimize54(&mut self.ua12);
@@ -93,11 +95,28 @@ impl ChoiceState {
                 continue;
             }
             let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
+            tracing::trace!(steps = self.stats.steps, xy = self.stats.xy_tested, survivors = self.stats.survivors, b12 = self.stats.bands12_checks, valid = self.stats.valid_xy, fresh = self.stats.fresh_ua12, finals = self.stats.final_checks, ua12 = self.ua12.len(), "x slice");
             for ys in &ysets.slices {
                 let yrest = &ysets.rest[ys.start as usize..ys.end as usize];
                 self.step(xs.pair, xrest, ys.pair, ys.live, yrest, z);
             }
         }
+        tracing::debug!(
+            x = xsets.size,
+            y = ysets.size,
+            z,
+            xsets = xsets.len(),
+            ysets = ysets.len(),
+            ua12 = self.ua12.len(),
+            steps = self.stats.steps - before.steps,
+            dead = self.stats.dead_steps - before.dead_steps,
+            xy = self.stats.xy_tested - before.xy_tested,
+            survivors = self.stats.survivors - before.survivors,
+            valid_xy = self.stats.valid_xy - before.valid_xy,
+            final_checks = self.stats.final_checks - before.final_checks,
+            secs = start.elapsed().as_secs_f64(),
+            "row done"
+        );
     }
 
     /// One 2X2Y step.
