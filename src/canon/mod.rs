@@ -16,6 +16,7 @@
 pub mod brute;
 mod grid_form;
 mod puzzle_form;
+mod row_two;
 mod transform;
 
 pub use grid_form::{automorphism_count, automorphisms, isomorphism, minlex_grid};

@@ -9,15 +9,22 @@
 //! unused rows of the current band (or, at a band start, every row of an
 //! unused band); each is scored under the relabelling so far (new digits
 //! take the next labels in order of appearance), and only the candidates
-//! with the smallest value go on, ties branching. As in the grid search, a
+//! with the smallest value go on, ties branching. As in [`super::row_two`], a
 //! branch stops when a row is worse than the best found so far, and a better
 //! row overwrites the best in place (forgetting the rows after it).
 //!
-//! Before choosing rows, σ is pruned box by box on the first row: whichever
-//! row comes first is read through σ, so once the stack order and the first
-//! (or first two) stack orders are fixed, the smallest possible prefix of the
-//! first row is known. The first row is always scored with a fresh
-//! relabelling, so its prefix depends only on which cells hold a clue.
+//! Scoring a row stops as soon as its prefix exceeds the smallest value seen
+//! at that output row.
+//!
+//! σ itself is pruned on the first row, stack by stack: the first row is
+//! always scored with a fresh relabelling (`0` at an empty cell, `1, 2, 3,
+//! ...` at its clues), so its order is the order of its clue pattern, and
+//! once 3, 6 or 9 positions of σ are fixed, a σ whose every row has a larger
+//! clue pattern prefix than the best first row is dropped. With σ complete,
+//! only the rows of smallest pattern are tried first.
+//!
+//! On the 49,158 known 17s this runs at several thousand puzzles per second
+//! on one thread.
 
 use super::transform::{PERMS3, Transform};
 use crate::grid::Puzzle;
@@ -72,35 +79,57 @@ impl Search {
     }
 
     fn run(&mut self) {
+        let start = Rows {
+            order: [0; 9],
+            bands: 0,
+            used: 0,
+            label: [0; 10],
+            next_label: 1,
+        };
         for t in 0..2 {
             self.t = t;
+            let clues = self.clues[t];
+            // `patterns[r]`: the clue pattern of row r on the positions of σ
+            // fixed so far, position 0 most significant.
+            let extend = |patterns: &mut [u16; 9], cols: [u8; 3]| {
+                for (p, &row) in patterns.iter_mut().zip(&clues) {
+                    for c in cols {
+                        *p = (*p << 1) | ((row >> c) & 1);
+                    }
+                }
+            };
             for stacks in &PERMS3 {
                 for inner0 in &PERMS3 {
-                    for (i, &x) in inner0.iter().enumerate() {
-                        self.sigma[i] = 3 * stacks[0] + x;
-                    }
-                    if self.first_row_worse(3) {
+                    let cols0 = inner0.map(|i| 3 * stacks[0] + i);
+                    self.sigma[..3].copy_from_slice(&cols0);
+                    let mut patterns0 = [0u16; 9];
+                    extend(&mut patterns0, cols0);
+                    if self.first_row_worse(&patterns0, 3) {
                         continue;
                     }
                     for inner1 in &PERMS3 {
-                        for (i, &x) in inner1.iter().enumerate() {
-                            self.sigma[3 + i] = 3 * stacks[1] + x;
-                        }
-                        if self.first_row_worse(6) {
+                        let cols1 = inner1.map(|i| 3 * stacks[1] + i);
+                        self.sigma[3..6].copy_from_slice(&cols1);
+                        let mut patterns1 = patterns0;
+                        extend(&mut patterns1, cols1);
+                        if self.first_row_worse(&patterns1, 6) {
                             continue;
                         }
                         for inner2 in &PERMS3 {
-                            for (i, &x) in inner2.iter().enumerate() {
-                                self.sigma[6 + i] = 3 * stacks[2] + x;
+                            let cols2 = inner2.map(|i| 3 * stacks[2] + i);
+                            self.sigma[6..].copy_from_slice(&cols2);
+                            let mut patterns = patterns1;
+                            extend(&mut patterns, cols2);
+                            if self.first_row_worse(&patterns, 9) {
+                                continue;
                             }
-                            let start = Rows {
-                                order: [0; 9],
-                                bands: 0,
-                                used: 0,
-                                label: [0; 10],
-                                next_label: 1,
-                            };
-                            self.step(start, 0);
+                            // Only the rows with the fewest-and-latest clues
+                            // can come first.
+                            let least = *patterns.iter().min().expect("nine rows");
+                            let first = (0..9)
+                                .filter(|&r| patterns[r] == least)
+                                .fold(0u16, |m, r| m | 1 << r);
+                            self.step(start, 0, first);
                         }
                     }
                 }
@@ -108,40 +137,31 @@ impl Search {
         }
     }
 
-    /// True when, with σ fixed on positions `0..len`, every row read first
-    /// would start worse than the best first row. A first row is `0` at an
-    /// empty cell and `1, 2, 3, ...` at its clues, so only the clue pattern
-    /// of the prefix matters: fewer clues early is smaller.
-    fn first_row_worse(&self, len: usize) -> bool {
+    /// True when every row's clue pattern on the first `len` positions of
+    /// σ is larger than the best first row's: whichever row came first, it
+    /// would be worse. A first row reads `0` at an empty cell and `1, 2, 3,
+    /// ...` at its clues, so its order is the order of its clue pattern.
+    fn first_row_worse(&self, patterns: &[u16; 9], len: usize) -> bool {
         let best = self.best[0];
         if best == u64::MAX {
             return false;
         }
-        // The best first row's clue pattern on positions 0..len, as bits
-        // from the most significant (position 0) down.
-        let mut best_pattern = 0u16;
-        for j in 0..len {
-            let nibble = (best >> (4 * (8 - j))) & 0xf;
-            best_pattern = (best_pattern << 1) | (nibble != 0) as u16;
-        }
-        self.clues[self.t].iter().all(|&row| {
-            let mut pattern = 0u16;
-            for j in 0..len {
-                pattern = (pattern << 1) | ((row >> self.sigma[j]) & 1);
-            }
-            pattern > best_pattern
-        })
+        let best_pattern = (0..len).fold(0u16, |m, j| {
+            (m << 1) | ((best >> (4 * (8 - j))) & 0xf != 0) as u16
+        });
+        patterns.iter().all(|&p| p > best_pattern)
     }
 
     /// The value of input row `r` read through σ under the labels of
-    /// `rows`, and the labels after it.
+    /// `rows`, and the labels after it; `None` as soon as its prefix exceeds
+    /// that of `bound`.
     #[inline]
-    fn score(&self, rows: &Rows, r: usize) -> (u64, [u8; 10], u8) {
+    fn score(&self, rows: &Rows, r: usize, bound: u64) -> Option<(u64, [u8; 10], u8)> {
         let line = &self.lines[self.t][r];
         let mut label = rows.label;
         let mut next = rows.next_label;
         let mut value = 0u64;
-        for &c in &self.sigma {
+        for (j, &c) in self.sigma.iter().enumerate() {
             let d = line[c as usize] as usize;
             let mut l = 0;
             if d != 0 {
@@ -152,43 +172,49 @@ impl Search {
                 l = label[d];
             }
             value = (value << 4) | l as u64;
+            if value > bound >> (4 * (8 - j)) {
+                return None;
+            }
         }
-        (value, label, next)
+        Some((value, label, next))
     }
 
-    fn step(&mut self, rows: Rows, i: usize) {
+    /// Output row `i`: scores the candidate rows (`first` for row 0), keeps
+    /// the smallest, and goes on with each.
+    fn step(&mut self, rows: Rows, i: usize, first: u16) {
         if i == 9 {
             self.leaf(&rows);
             return;
         }
-        let mut scored = [(0u64, [0u8; 10], 0u8, 0u8); 9];
-        let mut n = 0;
-        let mut consider = |r: usize, this: &Self| {
-            let (value, label, next) = this.score(&rows, r);
-            scored[n] = (value, label, next, r as u8);
-            n += 1;
-        };
-        if i.is_multiple_of(3) {
-            for band in 0..3 {
-                if rows.bands & (1 << band) == 0 {
-                    for r in 3 * band..3 * band + 3 {
-                        consider(r, self);
-                    }
-                }
-            }
+        let candidates = if i == 0 {
+            first
+        } else if i.is_multiple_of(3) {
+            (0..9)
+                .filter(|&r| rows.bands & (1 << (r / 3)) == 0)
+                .fold(0u16, |m, r| m | 1 << r)
         } else {
             let band = rows.order[i - 1] as usize / 3;
-            for r in 3 * band..3 * band + 3 {
-                if rows.used & (1 << r) == 0 {
-                    consider(r, self);
-                }
+            (0b111 << (3 * band)) & !rows.used
+        };
+        let mut scored = [(0u64, [0u8; 10], 0u8, 0u8); 9];
+        let mut n = 0;
+        let mut min = self.best[i];
+        for r in 0..9 {
+            if candidates & (1 << r) == 0 {
+                continue;
+            }
+            if let Some((value, label, next)) = self.score(&rows, r, min) {
+                min = value;
+                scored[n] = (value, label, next, r as u8);
+                n += 1;
             }
         }
-        let scored = &scored[..n];
-        let min = scored.iter().map(|s| s.0).min().expect("a candidate row");
-        if min > self.best[i] {
+        if n == 0 {
             return;
         }
+        // Every kept row is at most the best (the bound started there), and
+        // those above the final minimum are skipped below.
+        let scored = &scored[..n];
         if min < self.best[i] {
             self.best[i] = min;
             self.best[i + 1..].fill(u64::MAX);
@@ -203,7 +229,7 @@ impl Search {
             next.used |= 1 << r;
             next.label = label;
             next.next_label = next_label;
-            self.step(next, i + 1);
+            self.step(next, i + 1, 0);
         }
     }
 
