@@ -220,7 +220,7 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
         stats.ua12 = ua12.len() as u64;
         stats.guas = guas.len() as u64;
         stats.harvest_time = harvest_start.elapsed();
-        tracing::debug!(ua12 = ua12.len(), guas = guas.len(), "harvest done");
+        tracing::debug!(ua12 = ua12.len(), guas = guas.len(), secs = stats.harvest_time.as_secs_f64(), "harvest done");
 
         let ids = [0, 1].map(|b| self.catalogue.identify(&band_digits(&search_grid, b)));
         let mut state = part1::ChoiceState::new(search_grid, ua12, guas, self.config);
