@@ -30,10 +30,13 @@
 
 use super::Solutions;
 use super::band_tables::{
-    COLUMN_IN_BAND, KEEP_AFTER_PLACING, MINIROWS_OF_ROW, PEERS, PERMUTATION_UNION, PLACEMENT_CELLS,
+    KEEP_AFTER_PLACING, MINIROWS_OF_ROW, PEERS, PERMUTATION_UNION, PLACEMENT_CELLS,
 };
 use crate::bits::{BAND_FULL, Mask27, Mask81, cells81};
 use crate::grid::{CELLS, Grid, Puzzle};
+
+/// The two bands other than a band.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
 /// All 27 words.
 const ALL_WORDS: u32 = (1 << 27) - 1;
@@ -44,16 +47,26 @@ const fn word(digit: usize, band: usize) -> usize {
     3 * digit + band
 }
 
-/// The cells of a band word whose row holds exactly one cell.
+/// The lowest cell of each row of a band word, as `1 << 9 * row` steps.
+const ROW_STARTS: Mask27 = 1 | 1 << 9 | 1 << 18;
+
+/// The cells of a band word whose row holds exactly one cell. Every row
+/// must hold at least one cell.
+///
+/// `w & (w - ROW_STARTS)` clears the lowest cell of each row (no row is
+/// empty, so no borrow crosses rows): rows left empty held one cell. A row
+/// `v` is non-empty when `v + 0x1ff` carries out of its 9 bits; rows 0 and
+/// 2 carry into bits 9 and 27, row 1, added apart, into bit 18.
 #[inline(always)]
 fn row_singles(w: Mask27) -> Mask27 {
-    let mut singles = 0;
-    for row in 0..3 {
-        let r = (w >> (9 * row)) & 0x1ff;
-        let single = (r & r.wrapping_sub(1)) == 0;
-        singles |= (r * single as u32) << (9 * row);
-    }
-    singles
+    debug_assert!(w & 0x1ff != 0 && w & (0x1ff << 9) != 0 && w >> 18 != 0);
+    const OUTER: Mask27 = 0x1ff | 0x1ff << 18;
+    const MIDDLE: Mask27 = 0x1ff << 9;
+    let rest = w & w.wrapping_sub(ROW_STARTS);
+    let carries =
+        ((rest & OUTER) + OUTER) & (1 << 9 | 1 << 27) | ((rest & MIDDLE) + MIDDLE) & (1 << 18);
+    let crowded_rows = (carries >> 9) * 0x1ff;
+    w & !crowded_rows
 }
 
 /// The mini-row pattern of a band word (see [`super::band_tables`]).
@@ -102,6 +115,8 @@ struct Board {
     unsolved: [Mask27; 3],
     /// Words changed since their last band update.
     changed: u32,
+    /// Words changed since their digit's last stack update.
+    stack_dirty: u32,
 }
 
 impl Board {
@@ -135,6 +150,7 @@ impl Board {
             cand,
             unsolved: filled.map(|f| BAND_FULL & !f),
             changed: ALL_WORDS,
+            stack_dirty: ALL_WORDS,
         })
     }
 
@@ -148,21 +164,38 @@ impl Board {
     /// Places `digit` at `cell` of `band` (a current candidate).
     #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, cell: usize) {
-        let bit = 1 << cell;
-        debug_assert!(self.cand[word(digit, band)] & bit != 0);
-        debug_assert!(self.unsolved[band] & bit != 0);
-        self.unsolved[band] &= !bit;
+        self.place_cells(digit, band, 1 << cell);
+    }
+
+    /// Places `digit` at each of `cells` of `band`: current candidates, no
+    /// two of them peers (at most one per row, box and column).
+    #[inline(always)]
+    fn place_cells(&mut self, digit: usize, band: usize, cells: Mask27) {
+        debug_assert!(cells != 0 && self.cand[word(digit, band)] & cells == cells);
+        debug_assert!(self.unsolved[band] & cells == cells);
+        self.unsolved[band] &= !cells;
+        // Clear the cells in every digit's word, noting which words held
+        // one (bit 3 * digit, shifted to the band at the end).
+        let mut held = 0;
         for d in 0..9 {
             let i = word(d, band);
-            self.set(i, self.cand[i] & !bit);
+            let w = self.cand[i];
+            held |= ((w & cells != 0) as u32) << (3 * d);
+            self.cand[i] = w & !cells;
+        }
+        self.changed |= (held & !(1 << (3 * digit))) << band;
+        let mut keep = BAND_FULL;
+        let mut rest = cells;
+        while rest != 0 {
+            keep &= KEEP_AFTER_PLACING[lowest(rest)];
+            rest &= rest - 1;
         }
         let own = word(digit, band);
-        self.cand[own] |= bit;
-        self.set(own, self.cand[own] & KEEP_AFTER_PLACING[cell]);
-        let column = !COLUMN_IN_BAND[cell % 9];
-        for b in [(band + 1) % 3, (band + 2) % 3] {
+        self.set(own, (self.cand[own] | cells) & keep);
+        let columns = !spread_columns(column_fold(cells));
+        for b in OTHER_BANDS[band] {
             let i = word(digit, b);
-            self.set(i, self.cand[i] & column);
+            self.set(i, self.cand[i] & columns);
         }
     }
 
@@ -185,10 +218,9 @@ impl Board {
             return false;
         }
         self.cand[i] = w;
-        let mut singles = row_singles(w) & self.unsolved[band];
-        while singles != 0 {
-            self.place(digit, band, lowest(singles));
-            singles &= singles - 1;
+        let singles = row_singles(w) & self.unsolved[band];
+        if singles != 0 {
+            self.place_cells(digit, band, singles);
         }
         true
     }
@@ -214,6 +246,7 @@ impl Board {
             while self.changed != 0 {
                 let i = lowest(self.changed);
                 self.changed &= self.changed - 1;
+                self.stack_dirty |= 1 << i;
                 if !self.update_word(i) {
                     return Step::Contradiction;
                 }
@@ -275,6 +308,11 @@ impl Board {
     fn stack_update(&mut self) -> Option<bool> {
         let mut placed = false;
         for digit in 0..9 {
+            let words = 0b111 << word(digit, 0);
+            if self.stack_dirty & words == 0 {
+                continue;
+            }
+            self.stack_dirty &= !words;
             let columns = [0, 1, 2].map(|band| column_fold(self.cand[word(digit, band)]));
             let mut keep = [0u32; 3];
             for stack in 0..3 {
