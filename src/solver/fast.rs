@@ -113,8 +113,9 @@ struct Board {
     cand: [Mask27; 27],
     /// Cells not yet placed, per band.
     unsolved: [Mask27; 3],
-    /// Words changed since their last band update.
-    changed: u32,
+    /// Each word as its last band update left it: words that differ
+    /// are due for an update.
+    seen: [Mask27; 27],
     /// Words changed since their digit's last stack update.
     stack_dirty: u32,
 }
@@ -149,16 +150,19 @@ impl Board {
         Some(Board {
             cand,
             unsolved: filled.map(|f| BAND_FULL & !f),
-            changed: ALL_WORDS,
+            seen: [!0; 27],
             stack_dirty: ALL_WORDS,
         })
     }
 
-    /// Sets word `i`, marking it changed if it differs.
+    /// The words that changed since their last band update (bit `i`).
     #[inline(always)]
-    fn set(&mut self, i: usize, new: Mask27) {
-        self.changed |= ((self.cand[i] != new) as u32) << i;
-        self.cand[i] = new;
+    fn changed(&self) -> u32 {
+        let mut changed = 0;
+        for i in 0..27 {
+            changed |= ((self.cand[i] != self.seen[i]) as u32) << i;
+        }
+        changed
     }
 
     /// Places `digit` at `cell` of `band` (a current candidate).
@@ -174,16 +178,9 @@ impl Board {
         debug_assert!(cells != 0 && self.cand[word(digit, band)] & cells == cells);
         debug_assert!(self.unsolved[band] & cells == cells);
         self.unsolved[band] &= !cells;
-        // Clear the cells in every digit's word, noting which words held
-        // one (bit 3 * digit, shifted to the band at the end).
-        let mut held = 0;
         for d in 0..9 {
-            let i = word(d, band);
-            let w = self.cand[i];
-            held |= ((w & cells != 0) as u32) << (3 * d);
-            self.cand[i] = w & !cells;
+            self.cand[word(d, band)] &= !cells;
         }
-        self.changed |= (held & !(1 << (3 * digit))) << band;
         let mut keep = BAND_FULL;
         let mut rest = cells;
         while rest != 0 {
@@ -191,11 +188,11 @@ impl Board {
             rest &= rest - 1;
         }
         let own = word(digit, band);
-        self.set(own, (self.cand[own] | cells) & keep);
+        self.cand[own] = (self.cand[own] | cells) & keep;
         let columns = !spread_columns(column_fold(cells));
         for b in OTHER_BANDS[band] {
             let i = word(digit, b);
-            self.set(i, self.cand[i] & columns);
+            self.cand[i] &= columns;
         }
     }
 
@@ -204,7 +201,6 @@ impl Board {
     fn eliminate(&mut self, digit: usize, band: usize, cell: usize) {
         let i = word(digit, band);
         self.cand[i] &= !(1 << cell);
-        self.changed |= 1 << i;
     }
 
     /// Band update of word `i`: keeps the cells of admissible mini-rows and
@@ -218,6 +214,7 @@ impl Board {
             return false;
         }
         self.cand[i] = w;
+        self.seen[i] = w;
         let singles = row_singles(w) & self.unsolved[band];
         if singles != 0 {
             self.place_cells(digit, band, singles);
@@ -243,12 +240,17 @@ impl Board {
     #[inline]
     fn propagate(&mut self) -> Step {
         loop {
-            while self.changed != 0 {
-                let i = lowest(self.changed);
-                self.changed &= self.changed - 1;
-                self.stack_dirty |= 1 << i;
-                if !self.update_word(i) {
-                    return Step::Contradiction;
+            loop {
+                let mut changed = self.changed();
+                if changed == 0 {
+                    break;
+                }
+                self.stack_dirty |= changed;
+                while changed != 0 {
+                    if !self.update_word(lowest(changed)) {
+                        return Step::Contradiction;
+                    }
+                    changed &= changed - 1;
                 }
             }
             let mut placed = false;
@@ -285,7 +287,7 @@ impl Board {
             match self.stack_update() {
                 None => return Step::Contradiction,
                 Some(true) => continue,
-                Some(false) if self.changed != 0 => continue,
+                Some(false) if self.changed() != 0 => continue,
                 Some(false) => {}
             }
             if let Some((band, cell)) = guess {
@@ -330,7 +332,7 @@ impl Board {
             let (mut once, mut twice) = (0, 0);
             for (band, k) in keep.into_iter().enumerate() {
                 let i = word(digit, band);
-                self.set(i, self.cand[i] & spread_columns(k));
+                self.cand[i] &= spread_columns(k);
                 let w = self.cand[i];
                 let (a, b, c) = (w & 0x1ff, (w >> 9) & 0x1ff, w >> 18);
                 twice |= (once & (a | b | c)) | (a & b) | (a & c) | (b & c);
