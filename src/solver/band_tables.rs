@@ -28,6 +28,10 @@ pub const PLACEMENT_CELLS: [Mask27; 512] = placement_cells();
 /// permutations inside it, in the same layout; 0 when there is none.
 pub const PERMUTATION_UNION: [u16; 512] = permutation_union();
 
+/// [`PERMUTATION_UNION`] of a stack pattern (bit `3 * band + column`),
+/// spread to bit `9 * band + column`.
+pub const STACK_ADMISSIBLE: [u32; 512] = stack_admissible();
+
 /// For a band cell: the band cells that keep the digit placed there as a
 /// candidate, i.e. all but the cell's row, box and column peers (the cell
 /// itself is kept).
@@ -113,6 +117,17 @@ const fn permutation_union() -> [u16; 512] {
             p += 1;
         }
         table[pattern as usize] = union;
+        pattern += 1;
+    }
+    table
+}
+
+const fn stack_admissible() -> [u32; 512] {
+    let mut table = [0; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let union = PERMUTATION_UNION[pattern] as u32;
+        table[pattern] = (union & 7) | (union >> 3 & 7) << 9 | (union >> 6 & 7) << 18;
         pattern += 1;
     }
     table

@@ -30,9 +30,9 @@
 
 use super::Solutions;
 use super::band_tables::{
-    KEEP_AFTER_PLACING, MINIROWS_OF_ROW, PEERS, PERMUTATION_UNION, PLACEMENT_CELLS,
+    KEEP_AFTER_PLACING, MINIROWS_OF_ROW, PEERS, PLACEMENT_CELLS, STACK_ADMISSIBLE,
 };
-use crate::bits::{BAND_FULL, Mask27, Mask81, cells81};
+use crate::bits::{BAND_FULL, Mask27, Mask81, cells81, differing_words};
 use crate::grid::{CELLS, Grid, Puzzle};
 
 /// The two bands other than a band.
@@ -83,6 +83,17 @@ fn column_fold(w: Mask27) -> u32 {
     (w | w >> 9 | w >> 18) & 0x1ff
 }
 
+/// The 3x3 pattern (bit `3 * band + column in stack`) of one stack in a
+/// digit's column sets `columns` (bit `9 * band + column`): three 3-bit
+/// groups at bits 0, 9, 18 gathered to bits 12, 15, 18 by one multiply
+/// (the other partial products land apart, outside bits 12..21).
+#[inline(always)]
+fn stack_pattern(columns: u32, stack: usize) -> usize {
+    const GROUPS: u32 = 7 | 7 << 9 | 7 << 18;
+    let groups = (columns >> (3 * stack)) & GROUPS;
+    ((groups.wrapping_mul(1 | 1 << 6 | 1 << 12) >> 12) & 0x1ff) as usize
+}
+
 /// The band cells of a set of columns (9 bits).
 #[inline(always)]
 fn spread_columns(columns: u32) -> Mask27 {
@@ -109,13 +120,14 @@ enum Step {
 /// The solver state, copied on branching (124 bytes).
 #[derive(Clone, Copy)]
 struct Board {
-    /// Candidate cells per (digit, band); see [`word`].
-    cand: [Mask27; 27],
+    /// Candidate cells per (digit, band); see [`word`]. The 28th word,
+    /// always 0, pads the array to whole SIMD registers.
+    cand: [Mask27; 28],
     /// Cells not yet placed, per band.
     unsolved: [Mask27; 3],
     /// Each word as its last band update left it: words that differ
     /// are due for an update.
-    seen: [Mask27; 27],
+    seen: [Mask27; 28],
     /// Words changed since their digit's last stack update.
     stack_dirty: u32,
 }
@@ -140,7 +152,7 @@ impl Board {
             placed[digit][band] |= bit;
             filled[band] |= bit;
         }
-        let mut cand = [0; 27];
+        let mut cand = [0; 28];
         for digit in 0..9 {
             for band in 0..3 {
                 cand[word(digit, band)] =
@@ -150,7 +162,7 @@ impl Board {
         Some(Board {
             cand,
             unsolved: filled.map(|f| BAND_FULL & !f),
-            seen: [!0; 27],
+            seen: std::array::from_fn(|i| if i < 27 { !0 } else { 0 }),
             stack_dirty: ALL_WORDS,
         })
     }
@@ -158,11 +170,7 @@ impl Board {
     /// The words that changed since their last band update (bit `i`).
     #[inline(always)]
     fn changed(&self) -> u32 {
-        let mut changed = 0;
-        for i in 0..27 {
-            changed |= ((self.cand[i] != self.seen[i]) as u32) << i;
-        }
-        changed
+        differing_words(&self.cand, &self.seen)
     }
 
     /// Places `digit` at `cell` of `band` (a current candidate).
@@ -315,25 +323,17 @@ impl Board {
                 continue;
             }
             self.stack_dirty &= !words;
-            let columns = [0, 1, 2].map(|band| column_fold(self.cand[word(digit, band)]));
-            let mut keep = [0u32; 3];
-            for stack in 0..3 {
-                let pattern = columns.iter().enumerate().fold(0, |p, (band, &c)| {
-                    p | ((c >> (3 * stack)) & 7) << (3 * band)
-                });
-                let admissible = PERMUTATION_UNION[pattern as usize] as u32;
-                if admissible == 0 {
-                    return None;
-                }
-                for (band, k) in keep.iter_mut().enumerate() {
-                    *k |= ((admissible >> (3 * band)) & 7) << (3 * stack);
-                }
+            let w = [0, 1, 2].map(|band| self.cand[word(digit, band)]);
+            let columns = column_fold(w[0]) | column_fold(w[1]) << 9 | column_fold(w[2]) << 18;
+            let admissible = [0, 1, 2].map(|stack| STACK_ADMISSIBLE[stack_pattern(columns, stack)]);
+            if admissible.contains(&0) {
+                return None;
             }
+            let keep = admissible[0] | admissible[1] << 3 | admissible[2] << 6;
             let (mut once, mut twice) = (0, 0);
-            for (band, k) in keep.into_iter().enumerate() {
-                let i = word(digit, band);
-                self.cand[i] &= spread_columns(k);
-                let w = self.cand[i];
+            for (band, w) in w.into_iter().enumerate() {
+                let w = w & spread_columns((keep >> (9 * band)) & 0x1ff);
+                self.cand[word(digit, band)] = w;
                 let (a, b, c) = (w & 0x1ff, (w >> 9) & 0x1ff, w >> 18);
                 twice |= (once & (a | b | c)) | (a & b) | (a & c) | (b & c);
                 once |= a | b | c;
@@ -574,6 +574,21 @@ mod tests {
 
     const GRID: &str =
         "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
+
+    #[test]
+    fn stack_patterns_gather_bits() {
+        for columns in (0u32..1 << 27).step_by(4099) {
+            for stack in 0..3 {
+                let mut expected = 0;
+                for band in 0..3 {
+                    for j in 0..3 {
+                        expected |= (columns >> (9 * band + 3 * stack + j) & 1) << (3 * band + j);
+                    }
+                }
+                assert_eq!(stack_pattern(columns, stack), expected as usize);
+            }
+        }
+    }
 
     #[test]
     fn row_singles_and_patterns() {
