@@ -154,3 +154,42 @@ mod word_tests {
         assert_eq!(differing_words(&[0; 28], &b), 1 << 27 | 1 << 3);
     }
 }
+
+/// The cells holding a non-zero byte: bit `i` set when `bytes[i] != 0`
+/// (the clue cells of a puzzle's digits), eight bytes at a time.
+#[inline]
+pub fn nonzero_cells(bytes: &[u8; 81]) -> Mask81 {
+    let mut mask = ((bytes[80] != 0) as Mask81) << 80;
+    for chunk in 0..10 {
+        let eight: [u8; 8] = bytes[8 * chunk..8 * chunk + 8].try_into().expect("8 bytes");
+        mask |= (nonzero_byte_bits(u64::from_le_bytes(eight)) as Mask81) << (8 * chunk);
+    }
+    mask
+}
+
+/// Bit `k` set when byte `k` of `x` is not zero. Adding 0x7f to the low 7
+/// bits of a byte sets its high bit unless they are all zero; one multiply
+/// then gathers the 8 high bits into the top byte.
+#[inline(always)]
+fn nonzero_byte_bits(x: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let high = (((x & LOW7) + LOW7) | x) & !LOW7;
+    (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+#[cfg(test)]
+mod byte_tests {
+    use super::*;
+
+    #[test]
+    fn nonzero_cells_matches_scalar() {
+        let mut rng = fastrand::Rng::with_seed(81);
+        for _ in 0..1000 {
+            let zeros = rng.u8(..10);
+            let bytes: [u8; 81] = std::array::from_fn(|_| rng.u8(..10).saturating_sub(zeros));
+            let expected = (0..81).fold(0, |m, i| m | ((bytes[i] != 0) as Mask81) << i);
+            assert_eq!(nonzero_cells(&bytes), expected);
+        }
+        assert_eq!(nonzero_cells(&[255; 81]), GRID_FULL);
+    }
+}

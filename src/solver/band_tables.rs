@@ -32,11 +32,6 @@ pub const PERMUTATION_UNION: [u16; 512] = permutation_union();
 /// spread to bit `9 * band + column`.
 pub const STACK_ADMISSIBLE: [u32; 512] = stack_admissible();
 
-/// For a band cell: the band cells that keep the digit placed there as a
-/// candidate, i.e. all but the cell's row, box and column peers (the cell
-/// itself is kept).
-pub const KEEP_AFTER_PLACING: [Mask27; 27] = keep_after_placing();
-
 /// For a column 0..9: its 3 cells in a band.
 pub const COLUMN_IN_BAND: [Mask27; 9] = column_in_band();
 
@@ -146,16 +141,6 @@ const fn band_peers(cell: usize) -> Mask27 {
     peers & !(1 << cell)
 }
 
-const fn keep_after_placing() -> [Mask27; 27] {
-    let mut table = [0; 27];
-    let mut cell = 0;
-    while cell < 27 {
-        table[cell] = crate::bits::BAND_FULL & !band_peers(cell);
-        cell += 1;
-    }
-    table
-}
-
 const fn column_in_band() -> [Mask27; 9] {
     let mut table = [0; 9];
     let mut col = 0;
@@ -212,7 +197,6 @@ mod tests {
             assert_eq!(n, 20, "cell {cell}");
             assert_eq!(PEERS[cell][cell / 27] >> (cell % 27) & 1, 0);
         }
-        assert_eq!(KEEP_AFTER_PLACING[0].count_ones(), 27 - 14);
         assert_eq!(MINIROWS_OF_ROW[0b100_000_001], 0b101);
     }
 }

@@ -29,10 +29,8 @@
 //! board itself then takes the other (or loses the tried digit).
 
 use super::Solutions;
-use super::band_tables::{
-    KEEP_AFTER_PLACING, MINIROWS_OF_ROW, PEERS, PLACEMENT_CELLS, STACK_ADMISSIBLE,
-};
-use crate::bits::{BAND_FULL, Mask27, Mask81, cells81, differing_words};
+use super::band_tables::{MINIROWS_OF_ROW, PEERS, PLACEMENT_CELLS, STACK_ADMISSIBLE};
+use crate::bits::{BAND_FULL, Mask27, Mask81, cells81, differing_words, nonzero_cells};
 use crate::grid::{CELLS, Grid, Puzzle};
 
 /// The two bands other than a band.
@@ -54,19 +52,22 @@ const ROW_STARTS: Mask27 = 1 | 1 << 9 | 1 << 18;
 /// must hold at least one cell.
 ///
 /// `w & (w - ROW_STARTS)` clears the lowest cell of each row (no row is
-/// empty, so no borrow crosses rows): rows left empty held one cell. A row
-/// `v` is non-empty when `v + 0x1ff` carries out of its 9 bits; rows 0 and
-/// 2 carry into bits 9 and 27, row 1, added apart, into bit 18.
+/// empty, so no borrow crosses rows): rows left empty held one cell.
 #[inline(always)]
 fn row_singles(w: Mask27) -> Mask27 {
     debug_assert!(w & 0x1ff != 0 && w & (0x1ff << 9) != 0 && w >> 18 != 0);
+    w & !occupied_rows(w & w.wrapping_sub(ROW_STARTS))
+}
+
+/// The rows (all 9 cells each) of a band word that hold a cell. A row `v`
+/// is non-empty when `v + 0x1ff` carries out of its 9 bits; rows 0 and 2
+/// carry into bits 9 and 27, row 1, added apart, into bit 18.
+#[inline(always)]
+fn occupied_rows(w: Mask27) -> Mask27 {
     const OUTER: Mask27 = 0x1ff | 0x1ff << 18;
     const MIDDLE: Mask27 = 0x1ff << 9;
-    let rest = w & w.wrapping_sub(ROW_STARTS);
-    let carries =
-        ((rest & OUTER) + OUTER) & (1 << 9 | 1 << 27) | ((rest & MIDDLE) + MIDDLE) & (1 << 18);
-    let crowded_rows = (carries >> 9) * 0x1ff;
-    w & !crowded_rows
+    let carries = ((w & OUTER) + OUTER) & (1 << 9 | 1 << 27) | ((w & MIDDLE) + MIDDLE) & (1 << 18);
+    (carries >> 9) * 0x1ff
 }
 
 /// The mini-row pattern of a band word (see [`super::band_tables`]).
@@ -189,15 +190,12 @@ impl Board {
         for d in 0..9 {
             self.cand[word(d, band)] &= !cells;
         }
-        let mut keep = BAND_FULL;
-        let mut rest = cells;
-        while rest != 0 {
-            keep &= KEEP_AFTER_PLACING[lowest(rest)];
-            rest &= rest - 1;
-        }
+        let columns = column_fold(cells);
+        let boxes = ((columns | columns >> 1 | columns >> 2) & 0b001_001_001) * 0b111;
+        let peers = occupied_rows(cells) | spread_columns(boxes);
         let own = word(digit, band);
-        self.cand[own] = (self.cand[own] | cells) & keep;
-        let columns = !spread_columns(column_fold(cells));
+        self.cand[own] = (self.cand[own] & !peers) | cells;
+        let columns = !spread_columns(columns);
         for b in OTHER_BANDS[band] {
             let i = word(digit, b);
             self.cand[i] &= columns;
@@ -403,11 +401,7 @@ impl Board {
     #[inline]
     fn of_puzzle(puzzle: &Puzzle) -> Option<Board> {
         let digits = puzzle.digits();
-        Board::with_clues(
-            (0..CELLS)
-                .filter(|&c| digits[c] != 0)
-                .map(|c| (c, digits[c] as usize - 1)),
-        )
+        Board::with_clues(cells81(nonzero_cells(digits)).map(|c| (c, digits[c] as usize - 1)))
     }
 }
 
@@ -591,8 +585,32 @@ mod tests {
     }
 
     #[test]
+    fn placing_clears_exactly_the_peers() {
+        let empty = Board::with_clues(std::iter::empty()).unwrap();
+        for (cell, peers) in PEERS.iter().enumerate() {
+            let (band, digit) = (cell / 27, cell % 9);
+            let mut board = empty;
+            board.place(digit, band, cell % 27);
+            for (b, &band_peers) in peers.iter().enumerate() {
+                let expected = BAND_FULL & !band_peers;
+                assert_eq!(board.cand[word(digit, b)], expected, "cell {cell} band {b}");
+                for other in (0..9).filter(|&d| d != digit) {
+                    let expected = if b == band {
+                        BAND_FULL & !(1 << (cell % 27))
+                    } else {
+                        BAND_FULL
+                    };
+                    assert_eq!(board.cand[word(other, b)], expected);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn row_singles_and_patterns() {
         assert_eq!(row_singles(0b11 | 1 << 12 | 0b1001 << 18), 1 << 12);
+        assert_eq!(occupied_rows(1 << 26), 0x1ff << 18);
+        assert_eq!(occupied_rows(1 << 9 | 1 << 8), 0x3ffff);
         assert_eq!(minirow_pattern(1 | 1 << 17 | 1 << 21), 1 | 1 << 5 | 1 << 7);
     }
 
