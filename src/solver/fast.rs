@@ -283,10 +283,12 @@ impl Board {
                 if singles != 0 {
                     self.place_naked_singles(band, singles);
                     placed = true;
-                } else if guess.is_none() {
+                } else {
+                    // Branch in the band with the most cells left.
                     let pairs = unsolved & !three;
-                    if pairs != 0 {
-                        guess = Some((band, lowest(pairs)));
+                    let n = unsolved.count_ones();
+                    if pairs != 0 && guess.is_none_or(|(_, _, m)| n > m) {
+                        guess = Some((band, lowest(pairs), n));
                     }
                 }
             }
@@ -299,7 +301,7 @@ impl Board {
                 Some(false) if self.changed() != 0 => continue,
                 Some(false) => {}
             }
-            if let Some((band, cell)) = guess {
+            if let Some((band, cell, _)) = guess {
                 return Step::Guess { band, cell };
             }
             return match self.fewest_candidates() {
