@@ -28,10 +28,9 @@ pub const PLACEMENT_CELLS: [Mask27; 512] = placement_cells();
 /// permutations inside it, in the same layout; 0 when there is none.
 pub const PERMUTATION_UNION: [u16; 512] = permutation_union();
 
-/// For a band cell: the band cells that keep the digit placed there as a
-/// candidate, i.e. all but the cell's row, box and column peers (the cell
-/// itself is kept).
-pub const KEEP_AFTER_PLACING: [Mask27; 27] = keep_after_placing();
+/// [`PERMUTATION_UNION`] of a stack pattern (bit `3 * band + column`),
+/// spread to bit `9 * band + column`.
+pub const STACK_ADMISSIBLE: [u32; 512] = stack_admissible();
 
 /// For a column 0..9: its 3 cells in a band.
 pub const COLUMN_IN_BAND: [Mask27; 9] = column_in_band();
@@ -118,6 +117,17 @@ const fn permutation_union() -> [u16; 512] {
     table
 }
 
+const fn stack_admissible() -> [u32; 512] {
+    let mut table = [0; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let union = PERMUTATION_UNION[pattern] as u32;
+        table[pattern] = (union & 7) | (union >> 3 & 7) << 9 | (union >> 6 & 7) << 18;
+        pattern += 1;
+    }
+    table
+}
+
 const fn band_peers(cell: usize) -> Mask27 {
     let (row, col) = (cell / 9, cell % 9);
     let bx = col / 3;
@@ -129,16 +139,6 @@ const fn band_peers(cell: usize) -> Mask27 {
         r += 1;
     }
     peers & !(1 << cell)
-}
-
-const fn keep_after_placing() -> [Mask27; 27] {
-    let mut table = [0; 27];
-    let mut cell = 0;
-    while cell < 27 {
-        table[cell] = crate::bits::BAND_FULL & !band_peers(cell);
-        cell += 1;
-    }
-    table
 }
 
 const fn column_in_band() -> [Mask27; 9] {
@@ -197,7 +197,6 @@ mod tests {
             assert_eq!(n, 20, "cell {cell}");
             assert_eq!(PEERS[cell][cell / 27] >> (cell % 27) & 1, 0);
         }
-        assert_eq!(KEEP_AFTER_PLACING[0].count_ones(), 27 - 14);
         assert_eq!(MINIROWS_OF_ROW[0b100_000_001], 0b101);
     }
 }

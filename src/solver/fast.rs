@@ -22,18 +22,22 @@
 //!
 //! Placing a digit clears its cell in the 8 other digits' words, its row,
 //! box and column peers in its own band word, and its column in the other
-//! two bands. Words that change are marked in a 27-bit `changed` set.
+//! two bands. It marks nothing: the board keeps each word as its last band
+//! update left it (`seen`), and one SIMD compare of the two arrays gives
+//! the words due for an update.
 //!
 //! When stuck, the search branches on a bivalue cell (any cell with the
 //! fewest candidates otherwise): a copy of the board takes one digit, the
-//! board itself then takes the other (or loses the tried digit).
+//! board itself then takes the other (or loses the tried digit). The board
+//! is 240 bytes; a known 17 needs about 3.6 propagations on average.
 
 use super::Solutions;
-use super::band_tables::{
-    COLUMN_IN_BAND, KEEP_AFTER_PLACING, MINIROWS_OF_ROW, PEERS, PERMUTATION_UNION, PLACEMENT_CELLS,
-};
-use crate::bits::{BAND_FULL, Mask27, Mask81, cells81};
+use super::band_tables::{MINIROWS_OF_ROW, PEERS, PLACEMENT_CELLS, STACK_ADMISSIBLE};
+use crate::bits::{BAND_FULL, Mask27, Mask81, cells81, differing_words, nonzero_cells};
 use crate::grid::{CELLS, Grid, Puzzle};
+
+/// The two bands other than a band.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
 /// All 27 words.
 const ALL_WORDS: u32 = (1 << 27) - 1;
@@ -44,16 +48,29 @@ const fn word(digit: usize, band: usize) -> usize {
     3 * digit + band
 }
 
-/// The cells of a band word whose row holds exactly one cell.
+/// The lowest cell of each row of a band word, as `1 << 9 * row` steps.
+const ROW_STARTS: Mask27 = 1 | 1 << 9 | 1 << 18;
+
+/// The cells of a band word whose row holds exactly one cell. Every row
+/// must hold at least one cell.
+///
+/// `w & (w - ROW_STARTS)` clears the lowest cell of each row (no row is
+/// empty, so no borrow crosses rows): rows left empty held one cell.
 #[inline(always)]
 fn row_singles(w: Mask27) -> Mask27 {
-    let mut singles = 0;
-    for row in 0..3 {
-        let r = (w >> (9 * row)) & 0x1ff;
-        let single = (r & r.wrapping_sub(1)) == 0;
-        singles |= (r * single as u32) << (9 * row);
-    }
-    singles
+    debug_assert!(w & 0x1ff != 0 && w & (0x1ff << 9) != 0 && w >> 18 != 0);
+    w & !occupied_rows(w & w.wrapping_sub(ROW_STARTS))
+}
+
+/// The rows (all 9 cells each) of a band word that hold a cell. A row `v`
+/// is non-empty when `v + 0x1ff` carries out of its 9 bits; rows 0 and 2
+/// carry into bits 9 and 27, row 1, added apart, into bit 18.
+#[inline(always)]
+fn occupied_rows(w: Mask27) -> Mask27 {
+    const OUTER: Mask27 = 0x1ff | 0x1ff << 18;
+    const MIDDLE: Mask27 = 0x1ff << 9;
+    let carries = ((w & OUTER) + OUTER) & (1 << 9 | 1 << 27) | ((w & MIDDLE) + MIDDLE) & (1 << 18);
+    (carries >> 9) * 0x1ff
 }
 
 /// The mini-row pattern of a band word (see [`super::band_tables`]).
@@ -68,6 +85,17 @@ fn minirow_pattern(w: Mask27) -> usize {
 #[inline(always)]
 fn column_fold(w: Mask27) -> u32 {
     (w | w >> 9 | w >> 18) & 0x1ff
+}
+
+/// The 3x3 pattern (bit `3 * band + column in stack`) of one stack in a
+/// digit's column sets `columns` (bit `9 * band + column`): three 3-bit
+/// groups at bits 0, 9, 18 gathered to bits 12, 15, 18 by one multiply
+/// (the other partial products land apart, outside bits 12..21).
+#[inline(always)]
+fn stack_pattern(columns: u32, stack: usize) -> usize {
+    const GROUPS: u32 = 7 | 7 << 9 | 7 << 18;
+    let groups = (columns >> (3 * stack)) & GROUPS;
+    ((groups.wrapping_mul(1 | 1 << 6 | 1 << 12) >> 12) & 0x1ff) as usize
 }
 
 /// The band cells of a set of columns (9 bits).
@@ -93,15 +121,19 @@ enum Step {
     },
 }
 
-/// The solver state, copied on branching (124 bytes).
+/// The solver state, copied on branching (240 bytes).
 #[derive(Clone, Copy)]
 struct Board {
-    /// Candidate cells per (digit, band); see [`word`].
-    cand: [Mask27; 27],
+    /// Candidate cells per (digit, band); see [`word`]. The 28th word,
+    /// always 0, pads the array to whole SIMD registers.
+    cand: [Mask27; 28],
     /// Cells not yet placed, per band.
     unsolved: [Mask27; 3],
-    /// Words changed since their last band update.
-    changed: u32,
+    /// Each word as its last band update left it: words that differ
+    /// are due for an update.
+    seen: [Mask27; 28],
+    /// Words changed since their digit's last stack update.
+    stack_dirty: u32,
 }
 
 impl Board {
@@ -124,7 +156,7 @@ impl Board {
             placed[digit][band] |= bit;
             filled[band] |= bit;
         }
-        let mut cand = [0; 27];
+        let mut cand = [0; 28];
         for digit in 0..9 {
             for band in 0..3 {
                 cand[word(digit, band)] =
@@ -134,35 +166,42 @@ impl Board {
         Some(Board {
             cand,
             unsolved: filled.map(|f| BAND_FULL & !f),
-            changed: ALL_WORDS,
+            seen: std::array::from_fn(|i| if i < 27 { !0 } else { 0 }),
+            stack_dirty: ALL_WORDS,
         })
     }
 
-    /// Sets word `i`, marking it changed if it differs.
+    /// The words that changed since their last band update (bit `i`).
     #[inline(always)]
-    fn set(&mut self, i: usize, new: Mask27) {
-        self.changed |= ((self.cand[i] != new) as u32) << i;
-        self.cand[i] = new;
+    fn changed(&self) -> u32 {
+        differing_words(&self.cand, &self.seen)
     }
 
     /// Places `digit` at `cell` of `band` (a current candidate).
     #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, cell: usize) {
-        let bit = 1 << cell;
-        debug_assert!(self.cand[word(digit, band)] & bit != 0);
-        debug_assert!(self.unsolved[band] & bit != 0);
-        self.unsolved[band] &= !bit;
+        self.place_cells(digit, band, 1 << cell);
+    }
+
+    /// Places `digit` at each of `cells` of `band`: current candidates, no
+    /// two of them peers (at most one per row, box and column).
+    #[inline(always)]
+    fn place_cells(&mut self, digit: usize, band: usize, cells: Mask27) {
+        debug_assert!(cells != 0 && self.cand[word(digit, band)] & cells == cells);
+        debug_assert!(self.unsolved[band] & cells == cells);
+        self.unsolved[band] &= !cells;
         for d in 0..9 {
-            let i = word(d, band);
-            self.set(i, self.cand[i] & !bit);
+            self.cand[word(d, band)] &= !cells;
         }
+        let columns = column_fold(cells);
+        let boxes = ((columns | columns >> 1 | columns >> 2) & 0b001_001_001) * 0b111;
+        let peers = occupied_rows(cells) | spread_columns(boxes);
         let own = word(digit, band);
-        self.cand[own] |= bit;
-        self.set(own, self.cand[own] & KEEP_AFTER_PLACING[cell]);
-        let column = !COLUMN_IN_BAND[cell % 9];
-        for b in [(band + 1) % 3, (band + 2) % 3] {
+        self.cand[own] = (self.cand[own] & !peers) | cells;
+        let columns = !spread_columns(columns);
+        for b in OTHER_BANDS[band] {
             let i = word(digit, b);
-            self.set(i, self.cand[i] & column);
+            self.cand[i] &= columns;
         }
     }
 
@@ -171,7 +210,6 @@ impl Board {
     fn eliminate(&mut self, digit: usize, band: usize, cell: usize) {
         let i = word(digit, band);
         self.cand[i] &= !(1 << cell);
-        self.changed |= 1 << i;
     }
 
     /// Band update of word `i`: keeps the cells of admissible mini-rows and
@@ -185,10 +223,10 @@ impl Board {
             return false;
         }
         self.cand[i] = w;
-        let mut singles = row_singles(w) & self.unsolved[band];
-        while singles != 0 {
-            self.place(digit, band, lowest(singles));
-            singles &= singles - 1;
+        self.seen[i] = w;
+        let singles = row_singles(w) & self.unsolved[band];
+        if singles != 0 {
+            self.place_cells(digit, band, singles);
         }
         true
     }
@@ -211,11 +249,17 @@ impl Board {
     #[inline]
     fn propagate(&mut self) -> Step {
         loop {
-            while self.changed != 0 {
-                let i = lowest(self.changed);
-                self.changed &= self.changed - 1;
-                if !self.update_word(i) {
-                    return Step::Contradiction;
+            loop {
+                let mut changed = self.changed();
+                if changed == 0 {
+                    break;
+                }
+                self.stack_dirty |= changed;
+                while changed != 0 {
+                    if !self.update_word(lowest(changed)) {
+                        return Step::Contradiction;
+                    }
+                    changed &= changed - 1;
                 }
             }
             let mut placed = false;
@@ -239,10 +283,12 @@ impl Board {
                 if singles != 0 {
                     self.place_naked_singles(band, singles);
                     placed = true;
-                } else if guess.is_none() {
+                } else {
+                    // Branch in the band with the most cells left.
                     let pairs = unsolved & !three;
-                    if pairs != 0 {
-                        guess = Some((band, lowest(pairs)));
+                    let n = unsolved.count_ones();
+                    if pairs != 0 && guess.is_none_or(|(_, _, m)| n > m) {
+                        guess = Some((band, lowest(pairs), n));
                     }
                 }
             }
@@ -252,10 +298,10 @@ impl Board {
             match self.stack_update() {
                 None => return Step::Contradiction,
                 Some(true) => continue,
-                Some(false) if self.changed != 0 => continue,
+                Some(false) if self.changed() != 0 => continue,
                 Some(false) => {}
             }
-            if let Some((band, cell)) = guess {
+            if let Some((band, cell, _)) = guess {
                 return Step::Guess { band, cell };
             }
             return match self.fewest_candidates() {
@@ -275,25 +321,22 @@ impl Board {
     fn stack_update(&mut self) -> Option<bool> {
         let mut placed = false;
         for digit in 0..9 {
-            let columns = [0, 1, 2].map(|band| column_fold(self.cand[word(digit, band)]));
-            let mut keep = [0u32; 3];
-            for stack in 0..3 {
-                let pattern = columns.iter().enumerate().fold(0, |p, (band, &c)| {
-                    p | ((c >> (3 * stack)) & 7) << (3 * band)
-                });
-                let admissible = PERMUTATION_UNION[pattern as usize] as u32;
-                if admissible == 0 {
-                    return None;
-                }
-                for (band, k) in keep.iter_mut().enumerate() {
-                    *k |= ((admissible >> (3 * band)) & 7) << (3 * stack);
-                }
+            let words = 0b111 << word(digit, 0);
+            if self.stack_dirty & words == 0 {
+                continue;
             }
+            self.stack_dirty &= !words;
+            let w = [0, 1, 2].map(|band| self.cand[word(digit, band)]);
+            let columns = column_fold(w[0]) | column_fold(w[1]) << 9 | column_fold(w[2]) << 18;
+            let admissible = [0, 1, 2].map(|stack| STACK_ADMISSIBLE[stack_pattern(columns, stack)]);
+            if admissible.contains(&0) {
+                return None;
+            }
+            let keep = admissible[0] | admissible[1] << 3 | admissible[2] << 6;
             let (mut once, mut twice) = (0, 0);
-            for (band, k) in keep.into_iter().enumerate() {
-                let i = word(digit, band);
-                self.set(i, self.cand[i] & spread_columns(k));
-                let w = self.cand[i];
+            for (band, w) in w.into_iter().enumerate() {
+                let w = w & spread_columns((keep >> (9 * band)) & 0x1ff);
+                self.cand[word(digit, band)] = w;
                 let (a, b, c) = (w & 0x1ff, (w >> 9) & 0x1ff, w >> 18);
                 twice |= (once & (a | b | c)) | (a & b) | (a & c) | (b & c);
                 once |= a | b | c;
@@ -349,10 +392,12 @@ impl Board {
         let mut cells = [0u8; CELLS];
         for digit in 0..9 {
             for band in 0..3 {
+                // Solved: the digit holds one cell in each row of the band.
                 let mut w = self.cand[word(digit, band)];
-                while w != 0 {
+                debug_assert_eq!(w.count_ones(), 3);
+                for _ in 0..3 {
                     cells[27 * band + lowest(w)] = digit as u8 + 1;
-                    w &= w - 1;
+                    w &= w.wrapping_sub(1);
                 }
             }
         }
@@ -363,11 +408,7 @@ impl Board {
     #[inline]
     fn of_puzzle(puzzle: &Puzzle) -> Option<Board> {
         let digits = puzzle.digits();
-        Board::with_clues(
-            (0..CELLS)
-                .filter(|&c| digits[c] != 0)
-                .map(|c| (c, digits[c] as usize - 1)),
-        )
+        Board::with_clues(cells81(nonzero_cells(digits)).map(|c| (c, digits[c] as usize - 1)))
     }
 }
 
@@ -536,8 +577,47 @@ mod tests {
         "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
 
     #[test]
+    fn stack_patterns_gather_bits() {
+        for columns in (0u32..1 << 27).step_by(4099) {
+            for stack in 0..3 {
+                let mut expected = 0;
+                for band in 0..3 {
+                    for j in 0..3 {
+                        expected |= (columns >> (9 * band + 3 * stack + j) & 1) << (3 * band + j);
+                    }
+                }
+                assert_eq!(stack_pattern(columns, stack), expected as usize);
+            }
+        }
+    }
+
+    #[test]
+    fn placing_clears_exactly_the_peers() {
+        let empty = Board::with_clues(std::iter::empty()).unwrap();
+        for (cell, peers) in PEERS.iter().enumerate() {
+            let (band, digit) = (cell / 27, cell % 9);
+            let mut board = empty;
+            board.place(digit, band, cell % 27);
+            for (b, &band_peers) in peers.iter().enumerate() {
+                let expected = BAND_FULL & !band_peers;
+                assert_eq!(board.cand[word(digit, b)], expected, "cell {cell} band {b}");
+                for other in (0..9).filter(|&d| d != digit) {
+                    let expected = if b == band {
+                        BAND_FULL & !(1 << (cell % 27))
+                    } else {
+                        BAND_FULL
+                    };
+                    assert_eq!(board.cand[word(other, b)], expected);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn row_singles_and_patterns() {
         assert_eq!(row_singles(0b11 | 1 << 12 | 0b1001 << 18), 1 << 12);
+        assert_eq!(occupied_rows(1 << 26), 0x1ff << 18);
+        assert_eq!(occupied_rows(1 << 9 | 1 << 8), 0x3ffff);
         assert_eq!(minirow_pattern(1 | 1 << 17 | 1 << 21), 1 | 1 << 5 | 1 << 7);
     }
 
