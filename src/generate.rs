@@ -19,13 +19,16 @@ fn fill(cells: &mut [u8; CELLS], used: &mut [[u16; 9]; 3], rng: &mut fastrand::R
     let mut best: Option<(usize, u16)> = None;
     for cell in 0..CELLS {
         if cells[cell] == 0 {
-            let free = !(used[0][row_of(cell)] | used[1][col_of(cell)] | used[2][box_of(cell)]) & 0x1ff;
+            let free =
+                !(used[0][row_of(cell)] | used[1][col_of(cell)] | used[2][box_of(cell)]) & 0x1ff;
             if best.is_none_or(|(_, b)| free.count_ones() < b.count_ones()) {
                 best = Some((cell, free));
             }
         }
     }
-    let Some((cell, free)) = best else { return true };
+    let Some((cell, free)) = best else {
+        return true;
+    };
     let mut digits: Vec<u8> = (0..9).filter(|d| free & (1 << d) != 0).collect();
     rng.shuffle(&mut digits);
     let units = [row_of(cell), col_of(cell), box_of(cell)];

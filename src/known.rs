@@ -63,7 +63,11 @@ pub fn check_lines<'a>(
             continue;
         }
         match check_line(t) {
-            Ok((puzzle, solution)) => good.push(KnownPuzzle { line, puzzle, solution }),
+            Ok((puzzle, solution)) => good.push(KnownPuzzle {
+                line,
+                puzzle,
+                solution,
+            }),
             Err(e) => bad.push((line, e)),
         }
     }
@@ -82,7 +86,10 @@ impl KnownIndex {
         let mut by_grid: HashMap<Grid, Vec<Puzzle>> = HashMap::new();
         for k in puzzles {
             let (canon, t) = minlex_grid(&k.solution);
-            by_grid.entry(canon).or_default().push(t.apply_puzzle(&k.puzzle));
+            by_grid
+                .entry(canon)
+                .or_default()
+                .push(t.apply_puzzle(&k.puzzle));
         }
         KnownIndex { by_grid }
     }
@@ -94,7 +101,11 @@ impl KnownIndex {
 
     /// The canonical grids and the known puzzles on each, in a stable order.
     pub fn entries(&self) -> Vec<(&Grid, &[Puzzle])> {
-        let mut v: Vec<_> = self.by_grid.iter().map(|(g, p)| (g, p.as_slice())).collect();
+        let mut v: Vec<_> = self
+            .by_grid
+            .iter()
+            .map(|(g, p)| (g, p.as_slice()))
+            .collect();
         v.sort_by_key(|(g, _)| **g);
         v
     }
@@ -102,7 +113,9 @@ impl KnownIndex {
     /// Every 17 of `grid` the known list predicts, sorted, no duplicates.
     pub fn expected(&self, grid: &Grid) -> Vec<Puzzle> {
         let (canon, t) = minlex_grid(grid);
-        let Some(known) = self.by_grid.get(&canon) else { return Vec::new() };
+        let Some(known) = self.by_grid.get(&canon) else {
+            return Vec::new();
+        };
         let back = t.inverse();
         let autos = automorphisms(grid);
         let mut out = Vec::new();
@@ -122,7 +135,11 @@ impl KnownIndex {
 /// Turns a `LineError`-style report into text.
 pub fn describe(line: usize, err: &KnownError) -> String {
     match err {
-        KnownError::Parse(p) => LineError { line, source: p.clone() }.to_string(),
+        KnownError::Parse(p) => LineError {
+            line,
+            source: p.clone(),
+        }
+        .to_string(),
         other => format!("line {line}: {other}"),
     }
 }

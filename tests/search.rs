@@ -34,13 +34,20 @@ fn fixture() -> &'static Fixture {
         let known_grids = known.entries().into_iter().map(|(g, _)| *g).collect();
         let path = std::path::PathBuf::from(format!("{root}/data/bands.s17t"));
         let tables = BandTables::open_or_build(&path, false).unwrap();
-        Fixture { catalogue: BandCatalogue::new(), tables, known, known_grids }
+        Fixture {
+            catalogue: BandCatalogue::new(),
+            tables,
+            known,
+            known_grids,
+        }
     })
 }
 
 fn search(grid: &Grid) -> Vec<Puzzle> {
     let f = fixture();
-    Searcher::new(&f.catalogue, &f.tables, SearchConfig::default()).search(grid).puzzles
+    Searcher::new(&f.catalogue, &f.tables, SearchConfig::default())
+        .search(grid)
+        .puzzles
 }
 
 fn assert_finds_expected(grid: &Grid) {
@@ -54,14 +61,22 @@ fn assert_finds_expected(grid: &Grid) {
     }
     let missed: Vec<_> = expected.iter().filter(|p| !found.contains(p)).collect();
     let new: Vec<_> = found.iter().filter(|p| !expected.contains(p)).collect();
-    assert!(missed.is_empty(), "grid {grid}: known 17s missed: {missed:?}");
-    assert!(new.is_empty(), "grid {grid}: 17s not in the known list (verified unique): {new:?}");
+    assert!(
+        missed.is_empty(),
+        "grid {grid}: known 17s missed: {missed:?}"
+    );
+    assert!(
+        new.is_empty(),
+        "grid {grid}: 17s not in the known list (verified unique): {new:?}"
+    );
 }
 
 #[test]
 fn the_grid_with_29_known_17s_gives_exactly_them() {
-    let grid =
-        Grid::parse("123456789456789123798231564234675918815943276967812435379164852582397641641528397").unwrap();
+    let grid = Grid::parse(
+        "123456789456789123798231564234675918815943276967812435379164852582397641641528397",
+    )
+    .unwrap();
     let f = fixture();
     assert_eq!(f.known.expected(&grid).len(), 29);
     assert_finds_expected(&grid);

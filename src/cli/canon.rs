@@ -44,7 +44,8 @@ pub fn run(args: Args) -> Outcome {
         };
         items += 1;
         if puzzle.clue_count() == 81 {
-            let grid = Grid::from_digits(*puzzle.digits()).expect("a puzzle with no repeat and no hole is a grid");
+            let grid = Grid::from_digits(*puzzle.digits())
+                .expect("a puzzle with no repeat and no hole is a grid");
             let (form, _) = minlex_grid(&grid);
             if args.automorphisms {
                 writeln!(out, "{form}\t{}", automorphism_count(&grid))?;
@@ -60,7 +61,11 @@ pub fn run(args: Args) -> Outcome {
     eprintln!(
         "s17 canon: {items} lines in {secs:.3} s ({:.0}/s){}",
         items as f64 / secs.max(1e-9),
-        if bad > 0 { format!(", {bad} bad lines") } else { String::new() }
+        if bad > 0 {
+            format!(", {bad} bad lines")
+        } else {
+            String::new()
+        }
     );
     Ok(bad == 0)
 }

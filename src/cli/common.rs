@@ -14,6 +14,9 @@ pub struct TuningArgs {
     /// UAs kept in the bit vectors of one 2X2Y step (1-256).
     #[arg(long, default_value_t = SearchConfig::default().ua_limit)]
     pub ua_limit: usize,
+    /// GUAs kept in the bit vectors of one 2X2Y step (0-512).
+    #[arg(long, default_value_t = SearchConfig::default().gua_limit)]
+    pub gua_limit: usize,
     /// Y vectors per block of the XY inner loop (16-4096).
     #[arg(long, default_value_t = SearchConfig::default().chunk)]
     pub chunk: usize,
@@ -29,12 +32,15 @@ impl TuningArgs {
     pub fn config(&self) -> anyhow::Result<SearchConfig> {
         let config = SearchConfig {
             ua_limit: self.ua_limit,
+            gua_limit: self.gua_limit,
             chunk: self.chunk,
             ua12_digits: self.ua12_digits,
             gua_digits: self.gua_digits,
             ..SearchConfig::default()
         };
-        config.validate().map_err(|e| anyhow::anyhow!("bad tuning option: {e}"))?;
+        config
+            .validate()
+            .map_err(|e| anyhow::anyhow!("bad tuning option: {e}"))?;
         Ok(config)
     }
 }
@@ -49,7 +55,10 @@ pub struct TablesArg {
 }
 
 /// The catalogue and the opened (or freshly built) tables.
-pub fn load_tables(arg: &TablesArg, quiet: bool) -> anyhow::Result<(BandCatalogue, BandTables<memmap2::Mmap>)> {
+pub fn load_tables(
+    arg: &TablesArg,
+    quiet: bool,
+) -> anyhow::Result<(BandCatalogue, BandTables<memmap2::Mmap>)> {
     let path = arg.tables.clone().unwrap_or_else(default_table_path);
     let tables = BandTables::open_or_build(&path, !quiet)
         .with_context(|| format!("band tables {}", path.display()))?;

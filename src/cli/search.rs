@@ -70,37 +70,50 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     }
     if grids.is_empty() {
-        anyhow::ensure!(!good, "no grid given (pass grids as arguments or --input FILE)");
+        anyhow::ensure!(
+            !good,
+            "no grid given (pass grids as arguments or --input FILE)"
+        );
         return Ok(false);
     }
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
     let searcher = Searcher::new(&catalogue, &tables, config);
     let several = grids.len() > 1 || args.input.is_some();
     // Results are printed in input order as soon as all earlier grids are done.
-    let pending: Mutex<(usize, BTreeMap<usize, (usize, GridResult)>)> = Mutex::new((0, BTreeMap::new()));
+    let pending: Mutex<(usize, BTreeMap<usize, (usize, GridResult)>)> =
+        Mutex::new((0, BTreeMap::new()));
     let failed: Mutex<Option<std::io::Error>> = Mutex::new(None);
-    grids.par_iter().enumerate().for_each(|(position, &(index, grid))| {
-        let result = searcher.search(&grid);
-        let mut guard = pending.lock().expect("no panic while printing");
-        guard.1.insert(position, (index, result));
-        let mut out = std::io::stdout().lock();
-        while let Some((index, result)) = {
-            let next = guard.0;
-            guard.1.remove(&next)
-        } {
-            guard.0 += 1;
-            if let Err(e) = print_result(&mut out, index, &result, several, args.stats) {
-                failed.lock().expect("no panic").get_or_insert(e);
+    grids
+        .par_iter()
+        .enumerate()
+        .for_each(|(position, &(index, grid))| {
+            let result = searcher.search(&grid);
+            let mut guard = pending.lock().expect("no panic while printing");
+            guard.1.insert(position, (index, result));
+            let mut out = std::io::stdout().lock();
+            while let Some((index, result)) = {
+                let next = guard.0;
+                guard.1.remove(&next)
+            } {
+                guard.0 += 1;
+                if let Err(e) = print_result(&mut out, index, &result, several, args.stats) {
+                    failed.lock().expect("no panic").get_or_insert(e);
+                }
             }
-        }
-    });
+        });
     if let Some(e) = failed.into_inner().expect("no panic") {
         return Err(e).context("cannot write the results");
     }
     Ok(good)
 }
 
-fn print_result(out: &mut impl Write, index: usize, result: &GridResult, several: bool, stats: bool) -> std::io::Result<()> {
+fn print_result(
+    out: &mut impl Write,
+    index: usize,
+    result: &GridResult,
+    several: bool,
+    stats: bool,
+) -> std::io::Result<()> {
     for p in &result.puzzles {
         if several {
             writeln!(out, "{index}\t{p}")?;
@@ -121,7 +134,7 @@ fn print_result(out: &mut impl Write, index: usize, result: &GridResult, several
 /// One line of stage counters and times.
 pub fn format_stats(s: &Stats) -> String {
     format!(
-        "ua12 {} guas {} steps {} dead {} xy {} survivors {} b12checks {} valid_xy {} fresh_ua12 {} \
+        "ua12 {} guas {} steps {} dead {} xy {} survivors {} band3_dead {} b12checks {} valid_xy {} fresh_ua12 {} \
          band3 {} final {} fresh_ua {} found {} harvest {:.3}s total {:.3}s",
         s.ua12,
         s.guas,
@@ -129,6 +142,7 @@ pub fn format_stats(s: &Stats) -> String {
         s.dead_steps,
         s.xy_tested,
         s.survivors,
+        s.band3_dead,
         s.bands12_checks,
         s.valid_xy,
         s.fresh_ua12,

@@ -21,6 +21,8 @@ use super::part1::ChoiceState;
 pub struct Band3Buffers {
     /// Band-3 parts of the sets the current XY leaves to band 3.
     required: Vec<Mask27>,
+    /// Scratch list for feasibility checks.
+    pub scratch: Vec<Mask27>,
 }
 
 impl ChoiceState {
@@ -29,13 +31,12 @@ impl ChoiceState {
     pub(super) fn solve_band3(&mut self, xy: Mask54, z: usize) {
         let mut required = std::mem::take(&mut self.band3.required);
         required.clear();
-        for g in &self.guas {
+        for g in self.guas.iter().chain(&self.fresh) {
             if g.s & xy == 0 {
                 required.push(g.t);
             }
         }
-        required.sort_by_key(|t| t.count_ones());
-        required.dedup();
+        required.extend_from_slice(&self.band3_uas);
         self.band3.required = required;
         self.hit(xy, 0, 0, z);
     }
@@ -43,7 +44,12 @@ impl ChoiceState {
     /// Hitting-set enumeration: `clues` chosen so far, `excluded` cells that
     /// may no longer be chosen, `left` clues still to place.
     fn hit(&mut self, xy: Mask54, clues: Mask27, excluded: Mask27, left: usize) {
-        let next = self.band3.required.iter().copied().find(|&t| t & clues == 0);
+        let next = self
+            .band3
+            .required
+            .iter()
+            .copied()
+            .find(|&t| t & clues == 0);
         match next {
             None => self.complete(xy, clues, BAND_FULL & !excluded & !clues, left),
             Some(_) if left == 0 => {}
@@ -92,7 +98,7 @@ impl ChoiceState {
                 self.found.push(clues);
             }
             Some(other) => {
-                let diff = self.grid.difference(&other);
+                let diff = super::harvest::minimal_ua(&self.grid, self.grid.difference(&other));
                 let s = diff as u64 & BANDS12_FULL;
                 let t = (diff >> 54) as u32;
                 debug_assert!(t != 0, "XY was valid for bands 1+2, so band 3 must change");
@@ -101,7 +107,11 @@ impl ChoiceState {
                     self.ua12.push(s);
                     return;
                 }
-                self.guas.push(Gua { s, t });
+                if s == 0 {
+                    self.band3_uas.push(t);
+                } else {
+                    self.add_gua(Gua { s, t });
+                }
                 self.band3.required.push(t);
             }
         }

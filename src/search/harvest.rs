@@ -48,7 +48,11 @@ pub struct HarvestLimits {
 }
 
 /// Sorts by size then value, removes duplicates and supersets.
-pub fn minimize<T: Copy + Ord>(sets: &mut Vec<T>, size: impl Fn(T) -> u32, subset: impl Fn(T, T) -> bool) {
+pub fn minimize<T: Copy + Ord>(
+    sets: &mut Vec<T>,
+    size: impl Fn(T) -> u32,
+    subset: impl Fn(T, T) -> bool,
+) {
     sets.sort_by_key(|&s| (size(s), s));
     sets.dedup();
     let mut kept: Vec<T> = Vec::with_capacity(sets.len());
@@ -90,6 +94,28 @@ fn debug_assert_ua(grid: &Grid, ua: Mask81) {
         ua != 0 && crate::solver::other_solution(grid, GRID_FULL & !ua).is_some(),
         "not an unavoidable set: {ua:#x}"
     );
+}
+
+/// Shrinks an unavoidable set of `grid` to a minimal one inside it: for
+/// each cell c, if `ua` minus c still holds a UA (the grid outside it has a
+/// second solution), `ua` becomes that solution's difference. Every set
+/// this returns is unavoidable, and no cell can be dropped from it.
+pub fn minimal_ua(grid: &Grid, ua: Mask81) -> Mask81 {
+    let mut ua = ua;
+    let mut cells = ua;
+    while cells != 0 {
+        let cell = cells & cells.wrapping_neg();
+        cells &= cells - 1;
+        if ua & cell == 0 {
+            continue;
+        }
+        if let Some(other) = crate::solver::other_solution(grid, GRID_FULL & !(ua & !cell)) {
+            ua = grid.difference(&other);
+            cells &= ua;
+        }
+    }
+    debug_assert_ua(grid, ua);
+    ua
 }
 
 /// UA12 of the search grid: unavoidable sets inside bands 1+2 (band 3
@@ -152,7 +178,10 @@ pub fn harvest_guas(grid: &Grid, limits: &HarvestLimits) -> Vec<Gua> {
         let mut digits_template = [0u8; CELLS];
         digits_template[54..].copy_from_slice(&band3);
         let mut found: Vec<Mask54> = Vec::new();
-        for digits in digit_subsets(required, limits.gua_digits.max(required.count_ones() as usize)) {
+        for digits in digit_subsets(
+            required,
+            limits.gua_digits.max(required.count_ones() as usize),
+        ) {
             let mut cells = digits_template;
             for cell in cells81(cells_outside(grid, digits)) {
                 cells[cell] = grid.digit(cell);
@@ -191,12 +220,39 @@ mod tests {
     }
 
     #[test]
+    fn minimal_ua_is_minimal() {
+        let g = Grid::parse(GRID).unwrap();
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..20 {
+            // A random clue set with several solutions gives a big UA.
+            let clues: Mask81 = (0..81)
+                .filter(|_| rng.u8(..100) < 30)
+                .map(|c| 1u128 << c)
+                .sum();
+            let Some(other) = crate::solver::other_solution(&g, clues) else {
+                continue;
+            };
+            let big = g.difference(&other);
+            let small = minimal_ua(&g, big);
+            assert!(small & !big == 0 && small != 0);
+            assert!(crate::solver::other_solution(&g, GRID_FULL & !small).is_some());
+            for c in cells81(small) {
+                let without = small & !(1u128 << c);
+                assert!(crate::solver::other_solution(&g, GRID_FULL & !without).is_none());
+            }
+        }
+    }
+
+    #[test]
     fn sockets_change_band3_only_at_t() {
         let g = Grid::parse(GRID).unwrap();
         let s = sockets(&g);
         assert_eq!(s.len(), 45);
         for (t, band3) in s {
-            let diff: u32 = (0..27).filter(|&c| band3[c] != g.digit(54 + c)).map(|c| 1 << c).sum();
+            let diff: u32 = (0..27)
+                .filter(|&c| band3[c] != g.digit(54 + c))
+                .map(|c| 1 << c)
+                .sum();
             assert_eq!(diff, t);
         }
     }
@@ -204,7 +260,11 @@ mod tests {
     #[test]
     fn harvested_sets_are_unavoidable() {
         let g = Grid::parse(GRID).unwrap();
-        let limits = HarvestLimits { ua12_digits: 3, gua_digits: 3, fillings: 50 };
+        let limits = HarvestLimits {
+            ua12_digits: 3,
+            gua_digits: 3,
+            fillings: 50,
+        };
         let ua12 = harvest_ua12(&g, &limits);
         assert!(!ua12.is_empty());
         for &ua in ua12.iter().take(20) {

@@ -17,7 +17,7 @@ mod sets;
 use std::ops::AddAssign;
 use std::time::{Duration, Instant};
 
-use crate::band::{BandCatalogue, band_uas};
+use crate::band::{BandCatalogue, BandId, band_uas};
 use crate::bits::{Mask27, Mask54, Mask81, cells81};
 use crate::grid::{Grid, Puzzle};
 use crate::tables::BandTables;
@@ -29,9 +29,11 @@ pub use sets::BandSets;
 /// Tunable parameters of the search, with documented defaults and ranges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchConfig {
-    /// UAs kept in the bit vectors of one 2X2Y step (1..=256; default 128).
+    /// UAs kept in the bit vectors of one 2X2Y step (1..=256; default 256).
     /// More UAs: fewer survivors, wider vectors.
     pub ua_limit: usize,
+    /// GUAs kept in the bit vectors of one step (0..=512; default 512).
+    pub gua_limit: usize,
     /// Y vectors per block of the XY inner loop (16..=4096; default 256).
     pub chunk: usize,
     /// Largest digit subset freed when harvesting UA12 (2..=6; default 4).
@@ -44,7 +46,14 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     fn default() -> Self {
-        SearchConfig { ua_limit: 128, chunk: 256, ua12_digits: 4, gua_digits: 4, fillings: 2000 }
+        SearchConfig {
+            ua_limit: 256,
+            gua_limit: 512,
+            chunk: 256,
+            ua12_digits: 5,
+            gua_digits: 4,
+            fillings: 2000,
+        }
     }
 }
 
@@ -52,9 +61,14 @@ impl SearchConfig {
     /// Checks the ranges documented on the fields.
     pub fn validate(&self) -> Result<(), String> {
         let check = |name: &str, v: usize, lo: usize, hi: usize| {
-            if (lo..=hi).contains(&v) { Ok(()) } else { Err(format!("{name} must be in {lo}..={hi}, got {v}")) }
+            if (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("{name} must be in {lo}..={hi}, got {v}"))
+            }
         };
         check("ua_limit", self.ua_limit, 1, 256)?;
+        check("gua_limit", self.gua_limit, 0, 512)?;
         check("chunk", self.chunk, 16, 4096)?;
         check("ua12_digits", self.ua12_digits, 2, 6)?;
         check("gua_digits", self.gua_digits, 2, 6)?;
@@ -62,7 +76,11 @@ impl SearchConfig {
     }
 
     fn harvest_limits(&self) -> harvest::HarvestLimits {
-        harvest::HarvestLimits { ua12_digits: self.ua12_digits, gua_digits: self.gua_digits, fillings: self.fillings }
+        harvest::HarvestLimits {
+            ua12_digits: self.ua12_digits,
+            gua_digits: self.gua_digits,
+            fillings: self.fillings,
+        }
     }
 }
 
@@ -81,6 +99,8 @@ pub struct Stats {
     pub xy_tested: u64,
     /// XY pairs that hit every kept UA.
     pub survivors: u64,
+    /// Survivors killed because band 3 cannot hit the open GUAs.
+    pub band3_dead: u64,
     /// Survivors that also passed the extra UAs and went to the solver.
     pub bands12_checks: u64,
     /// XY valid for bands 1+2.
@@ -109,6 +129,7 @@ impl AddAssign for Stats {
         self.dead_steps += o.dead_steps;
         self.xy_tested += o.xy_tested;
         self.survivors += o.survivors;
+        self.band3_dead += o.band3_dead;
         self.bands12_checks += o.bands12_checks;
         self.valid_xy += o.valid_xy;
         self.fresh_ua12 += o.fresh_ua12;
@@ -171,8 +192,16 @@ pub fn band_digits(grid: &Grid, b: usize) -> [u8; 27] {
 }
 
 impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
-    pub fn new(catalogue: &'a BandCatalogue, tables: &'a BandTables<B>, config: SearchConfig) -> Self {
-        Searcher { catalogue, tables, config }
+    pub fn new(
+        catalogue: &'a BandCatalogue,
+        tables: &'a BandTables<B>,
+        config: SearchConfig,
+    ) -> Self {
+        Searcher {
+            catalogue,
+            tables,
+            config,
+        }
     }
 
     pub fn config(&self) -> &SearchConfig {
@@ -183,17 +212,20 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
     pub fn search(&self, grid: &Grid) -> GridResult {
         let span = tracing::debug_span!("grid", grid = %grid);
         let _enter = span.enter();
-        let ids: Vec<_> = (0..3).map(|b| self.catalogue.identify(&band_digits(grid, b))).collect();
+        let ids: Vec<_> = (0..3)
+            .map(|b| self.catalogue.identify(&band_digits(grid, b)))
+            .collect();
         let cost = [0, 1, 2].map(|b| self.tables.band(ids[b].index).sets(6).len() as u64);
         let min_size = [0, 1, 2].map(|b| self.tables.band(ids[b].index).min_size());
         let mut result = GridResult::default();
         for choice in plan::plan(cost, min_size) {
             let start = Instant::now();
-            let (found, mut stats) = self.search_choice(grid, &choice);
+            let (found, mut stats) = self.search_choice(grid, &choice, &ids);
             stats.total_time = start.elapsed();
             for cells in found {
-                let original: Mask81 =
-                    cells81(cells).map(|c| 1u128 << original_cell(c, choice.bands)).sum();
+                let original: Mask81 = cells81(cells)
+                    .map(|c| 1u128 << original_cell(c, choice.bands))
+                    .sum();
                 result.puzzles.push(Puzzle::from_grid(grid, original));
             }
             result.by_choice.push((choice.band3_rank, stats));
@@ -203,7 +235,7 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
     }
 
     /// One band-3 choice: returns the 17s as cell masks of the search grid.
-    fn search_choice(&self, grid: &Grid, choice: &Choice) -> (Vec<Mask81>, Stats) {
+    fn search_choice(&self, grid: &Grid, choice: &Choice, ids: &[BandId]) -> (Vec<Mask81>, Stats) {
         let span = tracing::debug_span!("choice", band3 = ?choice.band3_rank);
         let _enter = span.enter();
         let search_grid = reorder_bands(grid, choice.bands);
@@ -214,19 +246,24 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
         // Sets inside band 1 or band 2 alone are band UAs, hit by every valid
         // clue set of the tables: they cannot help part 1.
         ua12.retain(|&u| u & sets::BAND1 != 0 && u & !sets::BAND1 != 0);
-        let mut guas: Vec<Gua> =
-            band_uas(&band_digits(&search_grid, 2)).into_iter().map(|t| Gua { s: 0, t }).collect();
-        guas.extend(harvest::harvest_guas(&search_grid, &limits));
+        let band3_uas = band_uas(&band_digits(&search_grid, 2));
+        let guas = harvest::harvest_guas(&search_grid, &limits);
         stats.ua12 = ua12.len() as u64;
         stats.guas = guas.len() as u64;
         stats.harvest_time = harvest_start.elapsed();
-        tracing::debug!(ua12 = ua12.len(), guas = guas.len(), secs = stats.harvest_time.as_secs_f64(), "harvest done");
+        tracing::debug!(
+            ua12 = ua12.len(),
+            guas = guas.len(),
+            secs = stats.harvest_time.as_secs_f64(),
+            "harvest done"
+        );
 
-        let ids = [0, 1].map(|b| self.catalogue.identify(&band_digits(&search_grid, b)));
-        let mut state = part1::ChoiceState::new(search_grid, ua12, guas, self.config);
+        let mut state = part1::ChoiceState::new(search_grid, ua12, guas, band3_uas, self.config);
         for row in &choice.rows {
-            let xsets = BandSets::for_band(self.catalogue, self.tables, &ids[0], row.x);
-            let ysets = BandSets::for_band(self.catalogue, self.tables, &ids[1], row.y);
+            let xsets =
+                BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[0]], row.x);
+            let ysets =
+                BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[1]], row.y);
             state.run_row(&xsets, &ysets, row.z);
         }
         stats += state.stats;

@@ -6,10 +6,17 @@
 //! emptied UA kills the step. The first `ua_limit` UAs left get one bit each;
 //! every live cell has a vector with bit i set when the cell does NOT hit
 //! UA i. A set's vector is the AND over its cells, and XY hits every kept UA
-//! exactly when `vX & vY` is all zero. Survivors are checked against the
-//! UAs beyond the limit, then by the solver with band 3 given in full, which
-//! is exactly the bands-1+2 problem under band 3's gangster; a failure gives
-//! a fresh UA12 for the later steps.
+//! exactly when `vX & vY` is all zero.
+//!
+//! GUAs get bits the same way (up to `gua_limit`): for a survivor, the GUA
+//! bits of `vX & vY` are the GUAs whose bands-1+2 part XY misses, so their
+//! sockets are *open* and band 3 must hit their T. If band 3 cannot hit all
+//! open T's and its own UAs with the clues it has left, the survivor dies.
+//! The others are checked against the UAs beyond the limit, then by the
+//! solver with band 3 given in full (exactly the bands-1+2 problem under band
+//! 3's gangster); a failure gives a fresh UA12 for the later steps.
+
+use std::collections::HashMap;
 
 use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27};
 use crate::grid::Grid;
@@ -22,89 +29,130 @@ use super::{SearchConfig, Stats};
 /// Band 3 cells of the search grid.
 const BAND3_CELLS: Mask81 = GRID_FULL & !(BANDS12_FULL as u128);
 
+/// Most 64-bit words of UA bits in a step vector.
+const MAX_UA_WORDS: usize = 4;
+/// Most 64-bit words of GUA bits in a step vector.
+const MAX_GUA_WORDS: usize = 8;
+
 /// The state of one band-3 choice: its UAs (growing as checks fail), the
 /// 17s found, counters, and reusable buffers.
 pub struct ChoiceState {
     pub grid: Grid,
+    /// UA12 spanning bands 1 and 2, sorted by size.
     pub ua12: Vec<Mask54>,
+    /// Harvested GUAs (bands-1+2 part non-empty) and the socket of each.
     pub guas: Vec<Gua>,
+    gua_socket: Vec<u8>,
+    /// The band-3 part of each socket.
+    socket_t: Vec<Mask27>,
+    /// UAs inside band 3.
+    pub band3_uas: Vec<Mask27>,
+    /// UAs found by failed final checks (band-3 part never empty).
+    pub fresh: Vec<Gua>,
     pub config: SearchConfig,
     pub stats: Stats,
     pub found: Vec<Mask81>,
-    /// UA12 found since the list was last sorted.
-    fresh_since_sort: usize,
+    /// Whether band 3 can take a given set of open sockets, for this row's z.
+    feasible: HashMap<u64, bool>,
+    /// When set, valid XY are recorded here instead of going to band 3
+    /// (used by the cross-check tests).
+    pub record_valid_xy: Option<Vec<Mask54>>,
     // Buffers reused across steps.
     uas_x: Vec<Mask54>,
+    guas_x: Vec<(Mask54, u8)>,
+    forced_x: u64,
     kept: Vec<Mask54>,
     extra: Vec<Mask54>,
+    kept_guas: Vec<(Mask54, u8)>,
+    vx: Vec<u64>,
+    vy: Vec<u64>,
+    gx: Vec<u64>,
+    gy: Vec<u64>,
     survivors: Vec<(u32, u32)>,
     pub(super) band3: super::band3::Band3Buffers,
 }
 
-/// Words of the step vectors, for each supported width.
-const MAX_WORDS: usize = 4;
-
 impl ChoiceState {
-    pub fn new(grid: Grid, ua12: Vec<Mask54>, guas: Vec<Gua>, config: SearchConfig) -> ChoiceState {
-        ChoiceState {
+    pub fn new(
+        grid: Grid,
+        ua12: Vec<Mask54>,
+        guas: Vec<Gua>,
+        band3_uas: Vec<Mask27>,
+        config: SearchConfig,
+    ) -> Self {
+        let mut state = ChoiceState {
             grid,
             ua12,
-            guas,
+            guas: Vec::new(),
+            gua_socket: Vec::new(),
+            socket_t: Vec::new(),
+            band3_uas,
+            fresh: Vec::new(),
             config,
             stats: Stats::default(),
             found: Vec::new(),
-            fresh_since_sort: 0,
+            feasible: HashMap::new(),
+            record_valid_xy: None,
             uas_x: Vec::new(),
+            guas_x: Vec::new(),
+            forced_x: 0,
             kept: Vec::new(),
             extra: Vec::new(),
+            kept_guas: Vec::new(),
+            vx: Vec::new(),
+            vy: Vec::new(),
+            gx: Vec::new(),
+            gy: Vec::new(),
             survivors: Vec::new(),
             band3: Default::default(),
+        };
+        for g in guas {
+            state.add_gua(g);
+        }
+        state
+    }
+
+    /// Adds a GUA: to the socketed list when its T has (or can get) one of
+    /// the 64 socket bits, else to the list only band 3 reads.
+    pub(super) fn add_gua(&mut self, g: Gua) {
+        let socket = match self.socket_t.iter().position(|&t| t == g.t) {
+            Some(i) => Some(i),
+            None if self.socket_t.len() < 64 => {
+                self.socket_t.push(g.t);
+                Some(self.socket_t.len() - 1)
+            }
+            None => None,
+        };
+        match socket {
+            Some(i) => {
+                self.guas.push(g);
+                self.gua_socket.push(i as u8);
+            }
+            None => self.fresh.push(g),
         }
     }
 
     /// Searches one row of the plan: X of `xsets.size` clues in band 1, Y of
     /// `ysets.size` in band 2, and `z` clues in band 3.
     pub fn run_row(&mut self, xsets: &BandSets, ysets: &BandSets, z: usize) {
-        let span = tracing::trace_span!("row", x = xsets.size, y = ysets.size, z);
+        let span = tracing::debug_span!("row", x = xsets.size, y = ysets.size, z);
         let _enter = span.enter();
         let before = self.stats;
         let start = std::time::Instant::now();
+        self.feasible.clear();
         for xs in &xsets.slices {
-            if self.fresh_since_sort > 0 {
-                super::harvest::minimize54(&mut self.ua12);
-                self.fresh_since_sort = 0;
-            }
-            let a = xs.pair as u64;
-            // UAs of this X slice: not hit by its two cells, band-1 part
-            // reduced to the cells its sets can add.
-            self.uas_x.clear();
-            let mut dead = false;
-            for &u in &self.ua12 {
-                if u & a != 0 {
-                    continue;
-                }
-                let v = (u & !BAND1) | (u & xs.live as u64);
-                if v == 0 {
-                    dead = true;
-                    break;
-                }
-                self.uas_x.push(v);
-            }
-            if dead {
+            if !self.prepare_x_slice(xs.pair, xs.live) {
                 self.stats.dead_steps += ysets.slices.len() as u64;
                 continue;
             }
             let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
-            tracing::trace!(steps = self.stats.steps, xy = self.stats.xy_tested, survivors = self.stats.survivors, b12 = self.stats.bands12_checks, valid = self.stats.valid_xy, fresh = self.stats.fresh_ua12, finals = self.stats.final_checks, ua12 = self.ua12.len(), "x slice");
+            tracing::trace!(stats = ?self.stats, guas_x = self.guas_x.len(), uas_x = self.uas_x.len(), xrest = xrest.len(), "x slice");
             for ys in &ysets.slices {
                 let yrest = &ysets.rest[ys.start as usize..ys.end as usize];
                 self.step(xs.pair, xrest, ys.pair, ys.live, yrest, z);
             }
         }
         tracing::debug!(
-            x = xsets.size,
-            y = ysets.size,
-            z,
             xsets = xsets.len(),
             ysets = ysets.len(),
             ua12 = self.ua12.len(),
@@ -112,6 +160,8 @@ impl ChoiceState {
             dead = self.stats.dead_steps - before.dead_steps,
             xy = self.stats.xy_tested - before.xy_tested,
             survivors = self.stats.survivors - before.survivors,
+            band3_dead = self.stats.band3_dead - before.band3_dead,
+            b12 = self.stats.bands12_checks - before.bands12_checks,
             valid_xy = self.stats.valid_xy - before.valid_xy,
             final_checks = self.stats.final_checks - before.final_checks,
             secs = start.elapsed().as_secs_f64(),
@@ -119,49 +169,185 @@ impl ChoiceState {
         );
     }
 
+    /// Filters the UAs and GUAs for an X slice with cells `a` and live cells
+    /// `live`; false when a UA cannot be hit by any X of the slice nor any Y.
+    fn prepare_x_slice(&mut self, a: Mask27, live: Mask27) -> bool {
+        let (a, live) = (a as u64, live as u64 | !BAND1);
+        self.uas_x.clear();
+        for &u in &self.ua12 {
+            if u & a == 0 {
+                let v = u & live;
+                if v == 0 {
+                    return false;
+                }
+                self.uas_x.push(v);
+            }
+        }
+        self.guas_x.clear();
+        self.forced_x = 0;
+        for (g, &socket) in self.guas.iter().zip(&self.gua_socket) {
+            if g.s & a == 0 {
+                let v = g.s & live;
+                if v == 0 {
+                    self.forced_x |= 1 << socket;
+                } else if self.forced_x & (1 << socket) == 0 {
+                    self.guas_x.push((v, socket));
+                }
+            }
+        }
+        true
+    }
+
     /// One 2X2Y step.
-    fn step(&mut self, xpair: Mask27, xrest: &[Mask27], ypair: Mask27, ylive: Mask27, yrest: &[Mask27], z: usize) {
+    fn step(
+        &mut self,
+        xpair: Mask27,
+        xrest: &[Mask27],
+        ypair: Mask27,
+        ylive: Mask27,
+        yrest: &[Mask27],
+        z: usize,
+    ) {
         self.stats.steps += 1;
         let b = (ypair as u64) << 27;
-        let ylive = (ylive as u64) << 27;
+        let live = ((ylive as u64) << 27) | BAND1;
+        let ua_limit = self.config.ua_limit.min(64 * MAX_UA_WORDS);
         self.kept.clear();
         self.extra.clear();
         for &u in &self.uas_x {
             if u & b != 0 {
                 continue;
             }
-            let v = (u & BAND1) | (u & ylive);
+            let v = u & live;
             if v == 0 {
                 self.stats.dead_steps += 1;
                 return;
             }
-            if self.kept.len() < self.config.ua_limit.min(64 * MAX_WORDS) {
+            if self.kept.len() < ua_limit {
                 self.kept.push(v);
             } else {
                 self.extra.push(v);
             }
         }
+        let mut forced = self.forced_x;
+        let gua_limit = self.config.gua_limit.min(64 * MAX_GUA_WORDS);
+        self.kept_guas.clear();
+        for &(s, socket) in &self.guas_x {
+            if s & b != 0 || forced & (1 << socket) != 0 {
+                continue;
+            }
+            let v = s & live;
+            if v == 0 {
+                forced |= 1 << socket;
+            } else if self.kept_guas.len() < gua_limit {
+                self.kept_guas.push((v, socket));
+            }
+        }
+        if !self.band3_can_take(forced, z) {
+            self.stats.dead_steps += 1;
+            return;
+        }
         let words = self.kept.len().div_ceil(64).max(1);
-        self.survivors.clear();
+        self.vx.clear();
+        self.vy.clear();
         let tested = match words {
-            1 => collect_survivors::<1>(&self.kept, xrest, yrest, self.config.chunk, &mut self.survivors),
-            2 => collect_survivors::<2>(&self.kept, xrest, yrest, self.config.chunk, &mut self.survivors),
-            3 => collect_survivors::<3>(&self.kept, xrest, yrest, self.config.chunk, &mut self.survivors),
-            _ => collect_survivors::<4>(&self.kept, xrest, yrest, self.config.chunk, &mut self.survivors),
+            1 => self.collect_survivors::<1>(xrest, yrest),
+            2 => self.collect_survivors::<2>(xrest, yrest),
+            3 => self.collect_survivors::<3>(xrest, yrest),
+            _ => self.collect_survivors::<4>(xrest, yrest),
         };
         self.stats.xy_tested += tested;
         self.stats.survivors += self.survivors.len() as u64;
+        if self.survivors.is_empty() {
+            return;
+        }
+        let gwords = build_vectors(
+            &self.kept_guas.iter().map(|g| g.0).collect::<Vec<_>>(),
+            xrest,
+            yrest,
+            &mut self.gx,
+            &mut self.gy,
+        );
         let survivors = std::mem::take(&mut self.survivors);
         for &(i, j) in &survivors {
-            let xy = (xpair | xrest[i as usize]) as u64 | ((ypair | yrest[j as usize]) as u64) << 27;
+            let (i, j) = (i as usize, j as usize);
+            let mut open = forced;
+            for w in 0..gwords {
+                let mut missed = self.gx[i * gwords + w] & self.gy[j * gwords + w];
+                while missed != 0 {
+                    let bit = missed.trailing_zeros() as usize;
+                    open |= 1 << self.kept_guas[64 * w + bit].1;
+                    missed &= missed - 1;
+                }
+            }
+            if !self.band3_can_take(open, z) {
+                self.stats.band3_dead += 1;
+                continue;
+            }
+            let xy = (xpair | xrest[i]) as u64 | ((ypair | yrest[j]) as u64) << 27;
             if self.extra.iter().any(|&u| u & xy == 0) {
                 continue;
             }
             if self.check_bands12(xy) {
-                self.solve_band3(xy, z);
+                match &mut self.record_valid_xy {
+                    Some(list) => list.push(xy),
+                    None => self.solve_band3(xy, z),
+                }
             }
         }
         self.survivors = survivors;
+    }
+
+    /// The XY inner loop of one step with `W`-word UA vectors: fills
+    /// `survivors` with every (x, y) index pair whose vectors AND to zero,
+    /// and returns the number of pairs tested.
+    fn collect_survivors<const W: usize>(&mut self, xrest: &[Mask27], yrest: &[Mask27]) -> u64 {
+        let stride = build_vectors(&self.kept, xrest, yrest, &mut self.vx, &mut self.vy);
+        debug_assert_eq!(stride, W);
+        self.survivors.clear();
+        let vx: &[[u64; W]] = self.vx.as_chunks::<W>().0;
+        let vy: &[[u64; W]] = self.vy.as_chunks::<W>().0;
+        let chunk = self.config.chunk;
+        for (block, ys) in vy.chunks(chunk).enumerate() {
+            let base = (block * chunk) as u32;
+            for (i, a) in vx.iter().enumerate() {
+                for (j, b) in ys.iter().enumerate() {
+                    let mut acc = 0;
+                    for w in 0..W {
+                        acc |= a[w] & b[w];
+                    }
+                    if acc == 0 {
+                        self.survivors.push((i as u32, base + j as u32));
+                    }
+                }
+            }
+        }
+        (vx.len() * vy.len()) as u64
+    }
+
+    /// Whether band 3 can hit its own UAs and the T of every open socket
+    /// with `z` clues (memoized per row).
+    fn band3_can_take(&mut self, open: u64, z: usize) -> bool {
+        if disjoint_sets_exceed(&self.socket_t, open, z) {
+            return false;
+        }
+        if let Some(&answer) = self.feasible.get(&open) {
+            return answer;
+        }
+        // Socket T's first (2 or 3 cells: the strongest branching), then
+        // band 3's own UAs.
+        let mut required = std::mem::take(&mut self.band3.scratch);
+        required.clear();
+        let mut sockets = open;
+        while sockets != 0 {
+            required.push(self.socket_t[sockets.trailing_zeros() as usize]);
+            sockets &= sockets - 1;
+        }
+        required.extend_from_slice(&self.band3_uas);
+        let answer = can_hit(&required, 0, 0, z);
+        self.band3.scratch = required;
+        self.feasible.insert(open, answer);
+        answer
     }
 
     /// True when XY has a unique bands-1+2 filling under band 3's gangster;
@@ -174,69 +360,111 @@ impl ChoiceState {
                 true
             }
             Some(other) => {
-                let fresh = self.grid.difference(&other) as u64 & BANDS12_FULL;
+                let diff = self.grid.difference(&other);
+                let fresh = super::harvest::minimal_ua(&self.grid, diff) as u64 & BANDS12_FULL;
                 debug_assert!(fresh != 0 && fresh & xy == 0);
                 self.stats.fresh_ua12 += 1;
-                self.ua12.push(fresh);
+                self.add_ua12(fresh);
                 self.extra.push(fresh);
-                self.fresh_since_sort += 1;
                 false
             }
         }
     }
+
+    /// Inserts a fresh UA12 in size order, unless a known one is inside it.
+    fn add_ua12(&mut self, ua: Mask54) {
+        let size = ua.count_ones();
+        let at = self.ua12.partition_point(|u| u.count_ones() <= size);
+        if self.ua12[..at].iter().any(|&u| u & !ua == 0) {
+            return;
+        }
+        self.ua12.insert(at, ua);
+    }
 }
 
-/// The XY inner loop of one step with `W`-word vectors: returns the number
-/// of pairs tested and pushes every (x, y) index pair whose vectors AND to
-/// zero.
-fn collect_survivors<const W: usize>(
-    kept: &[Mask54],
+/// Builds the step vectors of `sets` (bits = sets; a cell's vector has bit
+/// i set when the cell misses set i) for every X and Y: returns the words
+/// per vector.
+fn build_vectors(
+    sets: &[Mask54],
     xrest: &[Mask27],
     yrest: &[Mask27],
-    chunk: usize,
-    out: &mut Vec<(u32, u32)>,
-) -> u64 {
-    // not_hit[cell]: bit i set when the cell does not hit kept UA i.
-    let mut not_hit = [[0u64; W]; 54];
-    let mut all = [0u64; W];
-    for i in 0..kept.len() {
+    vx: &mut Vec<u64>,
+    vy: &mut Vec<u64>,
+) -> usize {
+    let words = sets.len().div_ceil(64).max(1);
+    let mut not_hit = [0u64; 54 * MAX_GUA_WORDS];
+    let mut all = [0u64; MAX_GUA_WORDS];
+    for i in 0..sets.len() {
         all[i / 64] |= 1 << (i % 64);
     }
-    for v in not_hit.iter_mut() {
-        *v = all;
+    for cell in 0..54 {
+        not_hit[cell * words..cell * words + words].copy_from_slice(&all[..words]);
     }
-    for (i, &u) in kept.iter().enumerate() {
+    for (i, &u) in sets.iter().enumerate() {
         let mut cells = u;
         while cells != 0 {
             let c = cells.trailing_zeros() as usize;
-            not_hit[c][i / 64] &= !(1 << (i % 64));
+            not_hit[c * words + i / 64] &= !(1 << (i % 64));
             cells &= cells - 1;
         }
     }
-    let vector = |set: Mask27, offset: usize| {
-        let mut v = all;
-        for c in cells27(set) {
-            for w in 0..W {
-                v[w] &= not_hit[c + offset][w];
-            }
-        }
-        v
-    };
-    let vx: Vec<[u64; W]> = xrest.iter().map(|&s| vector(s, 0)).collect();
-    let vy: Vec<[u64; W]> = yrest.iter().map(|&s| vector(s, 27)).collect();
-    for (block, ys) in vy.chunks(chunk).enumerate() {
-        let base = (block * chunk) as u32;
-        for (i, a) in vx.iter().enumerate() {
-            for (j, b) in ys.iter().enumerate() {
-                let mut acc = 0;
-                for w in 0..W {
-                    acc |= a[w] & b[w];
-                }
-                if acc == 0 {
-                    out.push((i as u32, base + j as u32));
+    for (out, rest, offset) in [(&mut *vx, xrest, 0usize), (&mut *vy, yrest, 27)] {
+        out.clear();
+        for &set in rest {
+            let start = out.len();
+            out.extend_from_slice(&all[..words]);
+            for c in cells27(set) {
+                let row = &not_hit[(c + offset) * words..(c + offset) * words + words];
+                for w in 0..words {
+                    out[start + w] &= row[w];
                 }
             }
         }
     }
-    (vx.len() * vy.len()) as u64
+    words
+}
+
+/// True when more than `z` of the open sockets' T's are pairwise disjoint
+/// (greedily): then no `z` cells hit them all.
+#[inline]
+fn disjoint_sets_exceed(socket_t: &[Mask27], open: u64, z: usize) -> bool {
+    if (open.count_ones() as usize) <= z {
+        return false;
+    }
+    let (mut union, mut disjoint, mut sockets) = (0u32, 0usize, open);
+    while sockets != 0 {
+        let t = socket_t[sockets.trailing_zeros() as usize];
+        sockets &= sockets - 1;
+        if t & union == 0 {
+            union |= t;
+            disjoint += 1;
+            if disjoint > z {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether some set of at most `left` more cells, added to `clues` and
+/// avoiding `excluded`, hits every set of `required`.
+pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left: usize) -> bool {
+    let Some(&t) = required.iter().find(|&&t| t & clues == 0) else {
+        return true;
+    };
+    if left == 0 {
+        return false;
+    }
+    let mut excluded = excluded;
+    let mut branch = t & !excluded;
+    while branch != 0 {
+        let cell = branch & branch.wrapping_neg();
+        if can_hit(required, clues | cell, excluded, left - 1) {
+            return true;
+        }
+        excluded |= cell;
+        branch &= branch - 1;
+    }
+    false
 }

@@ -53,7 +53,10 @@ pub fn band3_for(counts: [usize; 3]) -> Rank {
     if let Some(r) = (0..3).rev().find(|&r| counts[r] >= 7) {
         return ranks[r];
     }
-    let r = (0..3).rev().find(|&r| counts[r] == 6).expect("a 17 has a band with 6+ clues");
+    let r = (0..3)
+        .rev()
+        .find(|&r| counts[r] == 6)
+        .expect("a 17 has a band with 6+ clues");
     ranks[r]
 }
 
@@ -69,10 +72,16 @@ fn belongs(rank: Rank, by_rank: [usize; 3]) -> bool {
 pub fn plan(cost: [u64; 3], min_size: [usize; 3]) -> Vec<Choice> {
     let order = rank_bands(cost);
     let mut choices = Vec::new();
-    for (band3_rank, x_rank, y_rank) in
-        [(Rank::Hi, Rank::Lo, Rank::Mid), (Rank::Mid, Rank::Lo, Rank::Hi), (Rank::Lo, Rank::Mid, Rank::Hi)]
-    {
-        let bands = [order[x_rank as usize], order[y_rank as usize], order[band3_rank as usize]];
+    for (band3_rank, x_rank, y_rank) in [
+        (Rank::Hi, Rank::Lo, Rank::Mid),
+        (Rank::Mid, Rank::Lo, Rank::Hi),
+        (Rank::Lo, Rank::Mid, Rank::Hi),
+    ] {
+        let bands = [
+            order[x_rank as usize],
+            order[y_rank as usize],
+            order[band3_rank as usize],
+        ];
         let mut rows = Vec::new();
         for z in 0..=CLUES {
             for x in 0..=CLUES - z {
@@ -81,13 +90,18 @@ pub fn plan(cost: [u64; 3], min_size: [usize; 3]) -> Vec<Choice> {
                 by_rank[x_rank as usize] = x;
                 by_rank[y_rank as usize] = y;
                 by_rank[band3_rank as usize] = z;
-                let possible = x >= min_size[bands[0]] && y >= min_size[bands[1]] && z >= min_size[bands[2]];
+                let possible =
+                    x >= min_size[bands[0]] && y >= min_size[bands[1]] && z >= min_size[bands[2]];
                 if possible && belongs(band3_rank, by_rank) {
                     rows.push(Counts { x, y, z });
                 }
             }
         }
-        choices.push(Choice { band3_rank, bands, rows });
+        choices.push(Choice {
+            band3_rank,
+            bands,
+            rows,
+        });
     }
     choices
 }
@@ -126,7 +140,10 @@ mod tests {
                         }
                     }
                 }
-                assert_eq!(hits, 1, "split {by_band:?} searched {hits} times (order {order:?})");
+                assert_eq!(
+                    hits, 1,
+                    "split {by_band:?} searched {hits} times (order {order:?})"
+                );
             }
         }
     }
@@ -144,7 +161,11 @@ mod tests {
         let mid = &choices[1];
         assert_eq!(mid.bands, [0, 2, 1]);
         assert!(mid.rows.contains(&Counts { x: 6, y: 5, z: 6 }));
-        assert!(mid.rows.iter().all(|r| r.y <= 6 && (r.z >= 7 || (r.x, r.y) == (6, 5))));
+        assert!(
+            mid.rows
+                .iter()
+                .all(|r| r.y <= 6 && (r.z >= 7 || (r.x, r.y) == (6, 5)))
+        );
         let lo = &choices[2];
         assert_eq!(lo.bands, [1, 2, 0]);
         assert!(lo.rows.iter().all(|r| r.x <= 6 && r.y <= 6 && r.z >= 7));

@@ -54,7 +54,9 @@ impl CellMap {
 
     #[inline]
     fn map(&self, m: u32) -> u32 {
-        self.parts[0][(m & 511) as usize] | self.parts[1][((m >> 9) & 511) as usize] | self.parts[2][(m >> 18) as usize]
+        self.parts[0][(m & 511) as usize]
+            | self.parts[1][((m >> 9) & 511) as usize]
+            | self.parts[2][(m >> 18) as usize]
     }
 }
 
@@ -69,7 +71,10 @@ impl BandSets {
     ) -> BandSets {
         let map = CellMap::new(id);
         let table = tables.band(id.index);
-        let mut out = BandSets { size, ..Default::default() };
+        let mut out = BandSets {
+            size,
+            ..Default::default()
+        };
         if size <= 6 {
             for slice in table.slices(size) {
                 out.push_slice(&map, slice.first, slice.second, slice.sets);
@@ -94,7 +99,12 @@ impl BandSets {
             live |= rest;
             self.rest.push(rest);
         }
-        self.slices.push(SliceSets { pair, live, start, end: self.rest.len() as u32 });
+        self.slices.push(SliceSets {
+            pair,
+            live,
+            start,
+            end: self.rest.len() as u32,
+        });
     }
 
     /// Number of sets.
@@ -108,6 +118,10 @@ impl BandSets {
 
     /// Every set as a full band mask (for tests and checks).
     pub fn full_sets(&self) -> impl Iterator<Item = Mask27> + '_ {
-        self.slices.iter().flat_map(move |s| self.rest[s.start as usize..s.end as usize].iter().map(move |&r| r | s.pair))
+        self.slices.iter().flat_map(move |s| {
+            self.rest[s.start as usize..s.end as usize]
+                .iter()
+                .map(move |&r| r | s.pair)
+        })
     }
 }
