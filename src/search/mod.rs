@@ -238,8 +238,20 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
     fn search_choice(&self, grid: &Grid, choice: &Choice, ids: &[BandId]) -> (Vec<Mask81>, Stats) {
         let span = tracing::debug_span!("choice", band3 = ?choice.band3_rank);
         let _enter = span.enter();
+        let mut state = self.prepare_choice(grid, choice);
+        for row in &choice.rows {
+            let xsets =
+                BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[0]], row.x);
+            let ysets =
+                BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[1]], row.y);
+            state.run_row(&xsets, &ysets, row.z);
+        }
+        (state.found, state.stats)
+    }
+
+    /// The search grid of a choice with its harvested UAs, ready for rows.
+    fn prepare_choice(&self, grid: &Grid, choice: &Choice) -> part1::ChoiceState {
         let search_grid = reorder_bands(grid, choice.bands);
-        let mut stats = Stats::default();
         let harvest_start = Instant::now();
         let limits = self.config.harvest_limits();
         let mut ua12 = harvest::harvest_ua12(&search_grid, &limits);
@@ -248,8 +260,11 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
         ua12.retain(|&u| u & sets::BAND1 != 0 && u & !sets::BAND1 != 0);
         let band3_uas = band_uas(&band_digits(&search_grid, 2));
         let guas = harvest::harvest_guas(&search_grid, &limits);
-        stats.ua12 = ua12.len() as u64;
-        stats.guas = guas.len() as u64;
+        let mut stats = Stats {
+            ua12: ua12.len() as u64,
+            guas: guas.len() as u64,
+            ..Stats::default()
+        };
         stats.harvest_time = harvest_start.elapsed();
         tracing::debug!(
             ua12 = ua12.len(),
@@ -257,19 +272,14 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
             secs = stats.harvest_time.as_secs_f64(),
             "harvest done"
         );
-
         let mut state = part1::ChoiceState::new(search_grid, ua12, guas, band3_uas, self.config);
-        for row in &choice.rows {
-            let xsets =
-                BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[0]], row.x);
-            let ysets =
-                BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[1]], row.y);
-            state.run_row(&xsets, &ysets, row.z);
-        }
-        stats += state.stats;
-        (state.found, stats)
+        state.stats = stats;
+        state
     }
 }
+
+#[cfg(test)]
+mod tests;
 
 /// Masks of a 27-cell band as a grid band-3 mask.
 pub fn band3_to_grid(t: Mask27) -> Mask81 {

@@ -107,6 +107,29 @@ impl BandSets {
         });
     }
 
+    /// A list holding only `set` (a full band mask), if it is one of these.
+    pub fn only(&self, set: Mask27) -> Option<BandSets> {
+        for s in &self.slices {
+            if set & s.pair == s.pair {
+                let rest = set & !s.pair;
+                if self.rest[s.start as usize..s.end as usize].contains(&rest) {
+                    let one = SliceSets {
+                        pair: s.pair,
+                        live: rest,
+                        start: 0,
+                        end: 1,
+                    };
+                    return Some(BandSets {
+                        size: self.size,
+                        rest: vec![rest],
+                        slices: vec![one],
+                    });
+                }
+            }
+        }
+        None
+    }
+
     /// Number of sets.
     pub fn len(&self) -> usize {
         self.rest.len()
