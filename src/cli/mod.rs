@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod canon;
 mod common;
+mod generate;
 mod input;
 mod search;
 mod solve;
@@ -37,6 +38,8 @@ enum Command {
     Solve(solve::Args),
     /// Print the minlex canonical form of grids and puzzles (one per line).
     Canon(canon::Args),
+    /// Print random solution grids (seeded), one per line.
+    Generate(generate::Args),
     /// Build, verify or describe the band tables (data/bands.s17t).
     Tables(tables::Args),
 }
@@ -53,6 +56,7 @@ pub fn main() -> ExitCode {
         Command::Search(args) => search::run(args, cli.quiet),
         Command::Solve(args) => solve::run(args),
         Command::Canon(args) => canon::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Tables(args) => tables::run(args),
     };
     match result {
