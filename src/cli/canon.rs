@@ -8,7 +8,7 @@ use crate::canon::{automorphism_count, minlex_grid, minlex_puzzle};
 use crate::grid::{Grid, Puzzle};
 
 use super::Outcome;
-use super::input::{LineSource, is_skippable};
+use super::input::{LineSource, is_skippable_bytes};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -21,19 +21,19 @@ pub struct Args {
 }
 
 /// Prints the minlex form of each line; a malformed line prints an error on
-/// stderr naming the line, and the run goes on.
+/// stderr naming the line, and the run goes on (the outcome is then
+/// `Ok(false)`, exit 1).
 pub fn run(args: Args) -> Outcome {
-    let source = LineSource::open(args.input.as_deref())?;
+    let mut source = LineSource::open(args.input.as_deref())?;
     let name = source.name.clone();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let start = Instant::now();
     let (mut items, mut bad) = (0u64, 0u64);
-    for item in source.numbered_lines() {
-        let (number, line) = item?;
-        if is_skippable(&line) {
+    while let Some((number, line)) = source.next_line()? {
+        if is_skippable_bytes(line) {
             continue;
         }
-        let puzzle = match Puzzle::parse(&line) {
+        let puzzle = match Puzzle::parse_bytes(line) {
             Ok(p) => p,
             Err(e) => {
                 bad += 1;
@@ -44,7 +44,8 @@ pub fn run(args: Args) -> Outcome {
         };
         items += 1;
         if puzzle.clue_count() == 81 {
-            let grid = Grid::from_digits(*puzzle.digits()).expect("a puzzle with no repeat and no hole is a grid");
+            let grid = Grid::from_digits(*puzzle.digits())
+                .expect("a puzzle with no repeat and no hole is a grid");
             let (form, _) = minlex_grid(&grid);
             if args.automorphisms {
                 writeln!(out, "{form}\t{}", automorphism_count(&grid))?;
@@ -60,7 +61,11 @@ pub fn run(args: Args) -> Outcome {
     eprintln!(
         "s17 canon: {items} lines in {secs:.3} s ({:.0}/s){}",
         items as f64 / secs.max(1e-9),
-        if bad > 0 { format!(", {bad} bad lines") } else { String::new() }
+        if bad > 0 {
+            format!(", {bad} bad lines")
+        } else {
+            String::new()
+        }
     );
     Ok(bad == 0)
 }
