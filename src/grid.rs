@@ -91,7 +91,15 @@ pub struct LineError {
     pub source: ParseError,
 }
 
+/// True for the bytes that end the first field: ASCII whitespace (as
+/// `char::is_whitespace` sees it) and the separators `:`, `,`, `;`.
+#[inline]
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t'..=b'\r' | b':' | b',' | b';')
+}
+
 /// The first field of a line: everything before the first separator.
+/// Only used for lines with non-ASCII bytes (the error path).
 fn first_field(line: &str) -> &str {
     let line = line.trim_start();
     let end = line
@@ -101,7 +109,65 @@ fn first_field(line: &str) -> &str {
 }
 
 /// Parses the 81 cells of a line into digits 0..=9 (0 = empty).
-fn parse_cells(line: &str) -> Result<[u8; CELLS], ParseError> {
+///
+/// The fast path works on bytes: when the line (after leading whitespace)
+/// is 81 cell bytes followed by its end or a separator, map each byte to a
+/// digit without branching and check them all at once. Anything else goes to
+/// [`parse_cells_slow`], which finds the reason.
+#[inline]
+fn parse_cells(line: &[u8]) -> Result<[u8; CELLS], ParseError> {
+    let start = line
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t'..=b'\r'))
+        .unwrap_or(line.len());
+    let rest = &line[start..];
+    if let Some(field) = rest.first_chunk::<CELLS>()
+        && rest.get(CELLS).is_none_or(|&b| is_separator(b))
+    {
+        let mut cells = [0u8; CELLS];
+        let mut bad = false;
+        for (out, &b) in cells.iter_mut().zip(field) {
+            let digit = if b == b'.' { 0 } else { b.wrapping_sub(b'0') };
+            bad |= digit > 9;
+            *out = digit;
+        }
+        if !bad {
+            return Ok(cells);
+        }
+    }
+    parse_cells_slow(line, rest)
+}
+
+/// The error of a line that [`parse_cells`] did not take (`rest` is the
+/// line after its leading whitespace). A line with a non-ASCII byte before
+/// the end of its first field goes to [`parse_cells_text`], which counts and
+/// reports characters, not bytes.
+#[cold]
+fn parse_cells_slow(line: &[u8], rest: &[u8]) -> Result<[u8; CELLS], ParseError> {
+    let end = rest
+        .iter()
+        .position(|&b| is_separator(b) || !b.is_ascii())
+        .unwrap_or(rest.len());
+    if end < rest.len() && !rest[end].is_ascii() {
+        return parse_cells_text(&String::from_utf8_lossy(line));
+    }
+    if end != CELLS {
+        return Err(ParseError::Length { found: end });
+    }
+    let (index, &b) = rest
+        .iter()
+        .enumerate()
+        .find(|&(_, &b)| !matches!(b, b'0'..=b'9' | b'.'))
+        .expect("the fast path refused a byte of the field");
+    Err(ParseError::Character {
+        position: index + 1,
+        ch: b as char,
+    })
+}
+
+/// [`parse_cells`] for text with non-ASCII characters (positions and the
+/// length count characters).
+fn parse_cells_text(line: &str) -> Result<[u8; CELLS], ParseError> {
     let field = first_field(line);
     let found = field.chars().count();
     if found != CELLS {
@@ -123,8 +189,48 @@ fn parse_cells(line: &str) -> Result<[u8; CELLS], ParseError> {
     Ok(cells)
 }
 
-/// Checks that no digit repeats in a row, column or box.
+/// True when some digit repeats in a row, column or box (digits 0..=9,
+/// 0 = empty).
+///
+/// Each clue is one bit (`1 << digit`, none for an empty cell). A unit has
+/// no repeat exactly when the sum of its bits equals their OR. Rows, columns
+/// and boxes are summed in registers, with no branch and no table.
+#[inline]
+fn has_repeat(cells: &[u8; CELLS]) -> bool {
+    let bits: [u16; CELLS] = cells.map(|d| (1u16 << (d & 15)) & !1);
+    let mut col_or = [0u16; 9];
+    let mut col_sum = [0u16; 9];
+    let mut repeat = false;
+    for band in bits.chunks_exact(27) {
+        let mut box_or = [0u16; 9];
+        let mut box_sum = [0u16; 9];
+        for row in band.chunks_exact(9) {
+            let (mut or, mut sum) = (0u16, 0u16);
+            for c in 0..9 {
+                or |= row[c];
+                sum += row[c];
+                col_or[c] |= row[c];
+                col_sum[c] += row[c];
+                box_or[c] |= row[c];
+                box_sum[c] += row[c];
+            }
+            repeat |= or != sum;
+        }
+        for stack in 0..3 {
+            let or = box_or[3 * stack] | box_or[3 * stack + 1] | box_or[3 * stack + 2];
+            let sum = box_sum[3 * stack] + box_sum[3 * stack + 1] + box_sum[3 * stack + 2];
+            repeat |= or != sum;
+        }
+    }
+    repeat | (col_or != col_sum)
+}
+
+/// Checks that no digit repeats in a row, column or box; the error names
+/// the first repeat in cell order (row before column before box).
 fn check_units(cells: &[u8; CELLS]) -> Result<(), ParseError> {
+    if !has_repeat(cells) {
+        return Ok(());
+    }
     let mut seen = [[0u16; 9]; 3];
     for (cell, &digit) in cells.iter().enumerate() {
         if digit == 0 {
@@ -144,6 +250,8 @@ fn check_units(cells: &[u8; CELLS]) -> Result<(), ParseError> {
             seen[kind][index] |= bit;
         }
     }
+    // Only digits above 15 (outside the contract) get here: the cell loop
+    // is the authority.
     Ok(())
 }
 
@@ -156,6 +264,12 @@ pub struct Puzzle {
 impl Puzzle {
     /// Parses a puzzle line. Repeated digits in a unit are an error.
     pub fn parse(line: &str) -> Result<Puzzle, ParseError> {
+        Puzzle::parse_bytes(line.as_bytes())
+    }
+
+    /// [`Puzzle::parse`] for a line of bytes (need not be UTF-8: a byte
+    /// that is not ASCII is reported as a bad character).
+    pub fn parse_bytes(line: &[u8]) -> Result<Puzzle, ParseError> {
         let cells = parse_cells(line)?;
         check_units(&cells)?;
         Ok(Puzzle { cells })
@@ -238,8 +352,12 @@ pub struct Grid {
 impl Grid {
     /// Parses a grid line: 81 digits 1-9 forming a valid grid.
     pub fn parse(line: &str) -> Result<Grid, ParseError> {
-        let cells = parse_cells(line)?;
-        Grid::from_digits(cells)
+        Grid::parse_bytes(line.as_bytes())
+    }
+
+    /// [`Grid::parse`] for a line of bytes.
+    pub fn parse_bytes(line: &[u8]) -> Result<Grid, ParseError> {
+        Grid::from_digits(parse_cells(line)?)
     }
 
     /// A grid from digits, checked to be complete and valid.
@@ -378,5 +496,98 @@ mod tests {
                 index: 1
             })
         );
+        let column = format!("5{}5{}", ".".repeat(26), ".".repeat(53));
+        assert_eq!(
+            Puzzle::parse(&column),
+            Err(ParseError::Repeated {
+                digit: 5,
+                unit: Unit::Column,
+                index: 1
+            })
+        );
+        let in_box = format!("7{}7{}", ".".repeat(10), ".".repeat(69));
+        assert_eq!(
+            Puzzle::parse(&in_box),
+            Err(ParseError::Repeated {
+                digit: 7,
+                unit: Unit::Box,
+                index: 1
+            })
+        );
+    }
+
+    #[test]
+    fn line_ends_separators_and_non_ascii() {
+        let p = GRID.replace('9', ".");
+        for line in [
+            format!("{p}\r"),
+            format!("  {p}\t# note"),
+            format!("{p};x"),
+            format!("{p},1"),
+        ] {
+            assert_eq!(Puzzle::parse(&line).unwrap().to_string(), p, "{line:?}");
+        }
+        assert_eq!(
+            Puzzle::parse(&format!("{p}x")),
+            Err(ParseError::Length { found: 82 })
+        );
+        // Positions and lengths count characters, not bytes.
+        let accented = format!("{}é{}", &p[..40], &p[41..]);
+        assert_eq!(
+            Puzzle::parse(&accented),
+            Err(ParseError::Character {
+                position: 41,
+                ch: 'é'
+            })
+        );
+        let mut bytes = p.clone().into_bytes();
+        bytes[3] = 0xff;
+        assert_eq!(
+            Puzzle::parse_bytes(&bytes),
+            Err(ParseError::Character {
+                position: 4,
+                ch: '\u{fffd}'
+            })
+        );
+        assert_eq!(
+            Puzzle::parse(&format!("\u{a0}{p}")),
+            Ok(Puzzle::parse(&p).unwrap())
+        );
+    }
+
+    /// The branch-free repeat test agrees with a plain cell-by-cell check on
+    /// random clue sets of a grid with random digits changed.
+    #[test]
+    fn repeat_test_matches_plain_check() {
+        fn plain(cells: &[u8; CELLS]) -> bool {
+            (0..CELLS).any(|a| {
+                (0..a).any(|b| {
+                    cells[a] != 0
+                        && cells[a] == cells[b]
+                        && (row_of(a) == row_of(b)
+                            || col_of(a) == col_of(b)
+                            || box_of(a) == box_of(b))
+                })
+            })
+        }
+        let grid = Grid::parse(GRID).unwrap();
+        let mut rng = fastrand::Rng::with_seed(17);
+        let (mut with, mut without) = (0, 0);
+        for _ in 0..20_000 {
+            let mut cells = *grid.digits();
+            for d in cells.iter_mut() {
+                if rng.u8(0..3) != 0 {
+                    *d = 0;
+                }
+            }
+            for _ in 0..rng.usize(0..3) {
+                cells[rng.usize(0..CELLS)] = rng.u8(0..10);
+            }
+            let expected = plain(&cells);
+            assert_eq!(has_repeat(&cells), expected, "{cells:?}");
+            assert_eq!(check_units(&cells).is_err(), expected);
+            if expected { with += 1 } else { without += 1 }
+        }
+        assert!(with > 1000 && without > 1000, "{with} {without}");
     }
 }

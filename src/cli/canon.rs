@@ -8,7 +8,7 @@ use crate::canon::{automorphism_count, minlex_grid, minlex_puzzle};
 use crate::grid::{Grid, Puzzle};
 
 use super::Outcome;
-use super::input::{LineSource, is_skippable};
+use super::input::{LineSource, is_skippable_bytes};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -21,19 +21,19 @@ pub struct Args {
 }
 
 /// Prints the minlex form of each line; a malformed line prints an error on
-/// stderr naming the line, and the run goes on.
+/// stderr naming the line, and the run goes on (the outcome is then
+/// `Ok(false)`, exit 1).
 pub fn run(args: Args) -> Outcome {
-    let source = LineSource::open(args.input.as_deref())?;
+    let mut source = LineSource::open(args.input.as_deref())?;
     let name = source.name.clone();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let start = Instant::now();
     let (mut items, mut bad) = (0u64, 0u64);
-    for item in source.numbered_lines() {
-        let (number, line) = item?;
-        if is_skippable(&line) {
+    while let Some((number, line)) = source.next_line()? {
+        if is_skippable_bytes(line) {
             continue;
         }
-        let puzzle = match Puzzle::parse(&line) {
+        let puzzle = match Puzzle::parse_bytes(line) {
             Ok(p) => p,
             Err(e) => {
                 bad += 1;

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::grid::Puzzle;
-use crate::solver::solve;
+use crate::solver::{count_solutions, solve};
 
 use super::Outcome;
-use super::input::{LineSource, is_skippable};
+use super::input::{LineSource, is_skippable_bytes};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -26,20 +26,20 @@ pub struct Args {
 /// Prints, per puzzle line, its solution (or `no solution`, or
 /// `not unique` for more than one), or with `--count` the count up to the
 /// limit. A malformed line prints an error on stderr naming the line, and
-/// the run goes on.
+/// the run goes on; the outcome is then `Ok(false)` (exit 1).
 pub fn run(args: Args) -> Outcome {
-    let source = LineSource::open(args.input.as_deref())?;
+    let mut source = LineSource::open(args.input.as_deref())?;
     let name = source.name.clone();
+    let limit = usize::try_from(args.limit).unwrap_or(usize::MAX);
     let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let start = Instant::now();
     let (mut puzzles, mut bad) = (0u64, 0u64);
-    for item in source.numbered_lines() {
-        let (number, line) = item?;
-        if is_skippable(&line) {
+    while let Some((number, line)) = source.next_line()? {
+        if is_skippable_bytes(line) {
             continue;
         }
-        let puzzle = match Puzzle::parse(&line) {
+        let puzzle = match Puzzle::parse_bytes(line) {
             Ok(p) => p,
             Err(e) => {
                 bad += 1;
@@ -50,8 +50,7 @@ pub fn run(args: Args) -> Outcome {
         };
         puzzles += 1;
         if args.count {
-            let s = solve(&puzzle, args.limit as usize);
-            writeln!(out, "{}", s.count)?;
+            write_count(&mut out, count_solutions(&puzzle, limit))?;
         } else {
             let s = solve(&puzzle, 2);
             match (s.count, s.first) {
@@ -73,4 +72,14 @@ pub fn run(args: Args) -> Outcome {
         }
     );
     Ok(bad == 0)
+}
+
+/// Writes `count` and a newline (a single digit, the usual case, without
+/// going through the formatter).
+fn write_count(out: &mut impl Write, count: usize) -> std::io::Result<()> {
+    if count < 10 {
+        out.write_all(&[b'0' + count as u8, b'\n'])
+    } else {
+        writeln!(out, "{count}")
+    }
 }

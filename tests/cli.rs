@@ -1,0 +1,436 @@
+//! The `s17` binary as users run it: `solve` and `canon` against the data
+//! files and the library, bad input (one clear error per bad line, the run
+//! goes on, exit 1), usage errors (exit 2), a closed stdout (exit 0), and
+//! the help of every subcommand. Each test runs in a few seconds on a
+//! release build (`cargo test --release`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use s17::canon::{Transform, minlex_grid, minlex_puzzle};
+use s17::generate::random_grid;
+use s17::grid::{Grid, Puzzle};
+
+const BIN: &str = env!("CARGO_BIN_EXE_s17");
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
+}
+
+fn read_data(name: &str) -> String {
+    std::fs::read_to_string(data(name)).expect("data file")
+}
+
+/// Runs `s17 ARGS` with the band tables pointed at a path that is never
+/// built (these commands must not need them).
+fn s17(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("S17_TABLES", "/nonexistent/bands.s17t")
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run s17")
+}
+
+fn stdout_lines(output: &Output) -> Vec<String> {
+    String::from_utf8(output.stdout.clone())
+        .expect("utf-8 stdout")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn stderr_text(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Writes `text` to `name` in a fresh temporary directory.
+fn temp_file(name: &str, text: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    (dir, path)
+}
+
+/// The `puzzle:count:solution` lines of data/solver_cases.txt.
+fn solver_cases() -> Vec<(String, u64, String)> {
+    read_data("solver_cases.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split(':').collect();
+            (
+                fields[0].to_string(),
+                fields[1].parse().expect("count"),
+                fields.get(2).unwrap_or(&"").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn solve_count_matches_solver_cases() {
+    let cases = solver_cases();
+    assert_eq!(cases.len(), 43);
+    let output = s17(&[
+        "solve",
+        "--count",
+        data("solver_cases.txt").to_str().unwrap(),
+        "--limit",
+        "1000",
+    ]);
+    assert!(output.status.success(), "{}", stderr_text(&output));
+    let counts = stdout_lines(&output);
+    assert_eq!(counts.len(), cases.len());
+    for ((puzzle, expected, _), got) in cases.iter().zip(&counts) {
+        assert_eq!(got.parse::<u64>().unwrap(), *expected, "{puzzle}");
+    }
+    // A limit below the count stops there.
+    let output = s17(&[
+        "solve",
+        "--count",
+        data("solver_cases.txt").to_str().unwrap(),
+        "--limit",
+        "5",
+    ]);
+    for ((puzzle, expected, _), got) in cases.iter().zip(stdout_lines(&output)) {
+        assert_eq!(got.parse::<u64>().unwrap(), (*expected).min(5), "{puzzle}");
+    }
+}
+
+#[test]
+fn solve_prints_the_solution_of_unique_puzzles() {
+    let cases = solver_cases();
+    let output = s17(&["solve", data("solver_cases.txt").to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr_text(&output));
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), cases.len());
+    for ((puzzle, count, solution), got) in cases.iter().zip(&lines) {
+        match count {
+            0 => assert_eq!(got, "no solution", "{puzzle}"),
+            1 => assert_eq!(got, solution, "{puzzle}"),
+            _ => assert_eq!(got, "not unique", "{puzzle}"),
+        }
+    }
+}
+
+#[test]
+fn solve_count_known17_all_unique() {
+    let output = s17(&["solve", "--count", data("known17.txt").to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr_text(&output));
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 49_158);
+    assert!(lines.iter().all(|l| l == "1"));
+    assert!(stderr_text(&output).contains("49158 puzzles"));
+}
+
+#[test]
+fn solve_reads_stdin() {
+    let cases = solver_cases();
+    let input: String = cases
+        .iter()
+        .take(5)
+        .map(|(p, _, _)| format!("{p}\n"))
+        .collect();
+    let mut child = Command::new(BIN)
+        .args(["solve", "--count", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let expected: Vec<String> = cases
+        .iter()
+        .take(5)
+        .map(|c| c.1.min(2).to_string())
+        .collect();
+    assert_eq!(stdout_lines(&output), expected);
+}
+
+/// 10,000 known 17s with `bad` in place of line 5,000.
+fn with_bad_line(bad: &[u8]) -> Vec<u8> {
+    let known = read_data("known17.txt");
+    let mut text = Vec::new();
+    for (i, line) in known.lines().take(10_000).enumerate() {
+        if i + 1 == 5_000 {
+            text.extend_from_slice(bad);
+        } else {
+            text.extend_from_slice(line.as_bytes());
+        }
+        text.push(b'\n');
+    }
+    text
+}
+
+/// The lines of stderr that report a bad line.
+fn error_lines(output: &Output) -> Vec<String> {
+    stderr_text(output)
+        .lines()
+        .filter(|l| l.contains(": line "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn one_bad_line_in_ten_thousand() {
+    let known = read_data("known17.txt");
+    let line5000 = known.lines().nth(4_999).unwrap();
+    let cases: [(Vec<u8>, &str); 5] = [
+        (
+            format!("{}x{}", &line5000[..40], &line5000[41..]).into_bytes(),
+            "bad character 'x' at position 41",
+        ),
+        (
+            line5000.as_bytes()[..80].to_vec(),
+            "expected 81 cells, found 80",
+        ),
+        (
+            format!("11{}", &".".repeat(79)).into_bytes(),
+            "digit 1 appears twice in row 1",
+        ),
+        (
+            format!("{}\u{e9}{}", &line5000[..9], &line5000[10..]).into_bytes(),
+            "bad character 'é' at position 10",
+        ),
+        (
+            [
+                &line5000.as_bytes()[..20],
+                b"\xff",
+                &line5000.as_bytes()[21..],
+            ]
+            .concat(),
+            "bad character '\u{fffd}' at position 21",
+        ),
+    ];
+    for (bad, reason) in cases {
+        let (_dir, path) = temp_file("big.txt", with_bad_line(&bad));
+        let output = s17(&["solve", "--count", path.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(1), "{reason}");
+        let errors = error_lines(&output);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains(path.to_str().unwrap()), "{}", errors[0]);
+        assert!(errors[0].contains("line 5000: "), "{}", errors[0]);
+        assert!(errors[0].contains(reason), "{} lacks {reason}", errors[0]);
+        let lines = stdout_lines(&output);
+        assert_eq!(lines.len(), 9_999);
+        assert!(lines.iter().all(|l| l == "1"));
+    }
+}
+
+#[test]
+fn canon_bad_line_goes_on() {
+    let grids: Vec<String> = solved(
+        &read_data("known17.txt")
+            .lines()
+            .take(300)
+            .collect::<Vec<_>>(),
+    );
+    let mut text: String = grids.iter().map(|g| format!("{g}\n")).collect();
+    text.insert_str(82 * 150, "not a grid\n# a comment\n\n");
+    let (_dir, path) = temp_file("grids.txt", text);
+    let output = s17(&["canon", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let errors = error_lines(&output);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("line 151: expected 81 cells, found 3"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(stdout_lines(&output).len(), 300);
+}
+
+#[test]
+fn all_good_exits_zero_and_comments_are_skipped() {
+    let cases = solver_cases();
+    let text = format!(
+        "# header\n\n{}\r\n  {}  trailing words\n",
+        cases[0].0, cases[1].0
+    );
+    let (_dir, path) = temp_file("ok.txt", text);
+    let output = s17(&["solve", "--count", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_text(&output));
+    assert_eq!(stdout_lines(&output).len(), 2);
+    assert!(error_lines(&output).is_empty());
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    for args in [
+        &["solve", "--bogus"][..],
+        &["canon", "--bogus"],
+        &["tables", "frobnicate"],
+        &["search", "--bogus"],
+        &["nosuchcommand"],
+        &["solve", "--limit", "0"],
+        &[],
+    ] {
+        let output = s17(args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr_text(&output)
+        );
+        assert!(output.stdout.is_empty());
+    }
+}
+
+#[test]
+fn missing_file_exits_one_naming_it() {
+    let output = s17(&["solve", "/nonexistent/puzzles.txt"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr_text(&output).contains("cannot open /nonexistent/puzzles.txt"));
+}
+
+#[test]
+fn closed_stdout_exits_zero_quietly() {
+    for command in ["solve", "canon"] {
+        let input = if command == "solve" {
+            data("known17.txt")
+        } else {
+            data("solver_cases.txt")
+        };
+        // Canon of 43 puzzles writes too little to fill a pipe; repeat them.
+        let path_holder;
+        let input = if command == "canon" {
+            let text = read_data("solver_cases.txt").repeat(60);
+            path_holder = temp_file("many.txt", text);
+            path_holder.1.clone()
+        } else {
+            input
+        };
+        let mut child = Command::new(BIN)
+            .arg(command)
+            .arg(&input)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert_eq!(first.trim_end().len(), 81, "{command}: {first:?}");
+        // stdout is dropped here: the next write fails with a broken pipe.
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{command}: {}",
+            stderr_text(&output)
+        );
+        assert!(
+            stderr_text(&output).is_empty(),
+            "{command}: {}",
+            stderr_text(&output)
+        );
+    }
+}
+
+/// The solutions of `puzzles` (each has one).
+fn solved(puzzles: &[&str]) -> Vec<String> {
+    puzzles
+        .iter()
+        .map(|p| {
+            s17::solver::solve(&Puzzle::parse(p).unwrap(), 1)
+                .first
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn canon_grids_match_library_and_are_invariant() {
+    let mut rng = fastrand::Rng::with_seed(2017);
+    let mut grids: Vec<Grid> = (0..500).map(|_| random_grid(&mut rng)).collect();
+    let known = read_data("known17.txt");
+    let first: Vec<&str> = known.lines().take(500).collect();
+    grids.extend(solved(&first).iter().map(|g| Grid::parse(g).unwrap()));
+    let moved: Vec<Grid> = grids
+        .iter()
+        .map(|g| Transform::random(&mut rng).apply_grid(g))
+        .collect();
+    let expected: Vec<String> = grids.iter().map(|g| minlex_grid(g).0.to_string()).collect();
+    for input in [&grids, &moved] {
+        let text: String = input.iter().map(|g| format!("{g}\n")).collect();
+        let (_dir, path) = temp_file("grids.txt", text);
+        let output = s17(&["canon", path.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr_text(&output));
+        assert_eq!(stdout_lines(&output), expected);
+    }
+}
+
+#[test]
+fn canon_puzzles_match_library_and_are_invariant() {
+    let mut rng = fastrand::Rng::with_seed(17);
+    let known = read_data("known17.txt");
+    let puzzles: Vec<Puzzle> = known
+        .lines()
+        .step_by(200)
+        .map(|l| Puzzle::parse(l).unwrap())
+        .collect();
+    let moved: Vec<Puzzle> = puzzles
+        .iter()
+        .map(|p| Transform::random(&mut rng).apply_puzzle(p))
+        .collect();
+    let expected: Vec<String> = puzzles
+        .iter()
+        .map(|p| minlex_puzzle(p).0.to_string())
+        .collect();
+    for input in [&puzzles, &moved] {
+        let text: String = input.iter().map(|p| format!("{p}\n")).collect();
+        let (_dir, path) = temp_file("puzzles.txt", text);
+        let output = s17(&["canon", path.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr_text(&output));
+        assert_eq!(stdout_lines(&output), expected);
+    }
+}
+
+#[test]
+fn canon_automorphisms() {
+    const MOST_SYMMETRIC: &str =
+        "123456789456789123789123456231564897564897231897231564312645978645978312978312645";
+    let (_dir, path) = temp_file("g.txt", format!("{MOST_SYMMETRIC}\n"));
+    let output = s17(&["canon", "--automorphisms", path.to_str().unwrap()]);
+    assert!(output.status.success());
+    let line = &stdout_lines(&output)[0];
+    assert!(line.ends_with("\t648"), "{line}");
+}
+
+#[test]
+fn help_of_every_subcommand() {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["solve", "--help"],
+        &["canon", "--help"],
+        &["search", "--help"],
+        &["tables", "--help"],
+        &["tables", "build", "--help"],
+        &["tables", "verify", "--help"],
+        &["tables", "stats", "--help"],
+        &["help", "solve"],
+    ] {
+        let output = s17(args);
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            stderr_text(&output)
+        );
+        let text = String::from_utf8(output.stdout).unwrap();
+        assert!(text.contains("s17"), "{args:?}: {text}");
+    }
+}
