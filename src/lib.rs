@@ -14,3 +14,4 @@ pub mod generate;
 pub mod known;
 pub mod search;
 pub mod tables;
+pub mod scan;

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod canon;
 mod common;
 mod input;
+mod scan;
 mod search;
 mod solve;
 mod tables;
@@ -33,6 +34,8 @@ pub struct Cli {
 enum Command {
     /// Find every 17-clue puzzle of each solution grid.
     Search(search::Args),
+    /// Search every grid of a catalogue file into a resumable output file.
+    Scan(scan::Args),
     /// Solve puzzles (one per line), or count their solutions.
     Solve(solve::Args),
     /// Print the minlex canonical form of grids and puzzles (one per line).
@@ -51,6 +54,7 @@ pub fn main() -> ExitCode {
     init_tracing(cli.verbose, cli.quiet);
     let result = match cli.command {
         Command::Search(args) => search::run(args, cli.quiet),
+        Command::Scan(args) => scan::run(args, cli.quiet),
         Command::Solve(args) => solve::run(args),
         Command::Canon(args) => canon::run(args),
         Command::Tables(args) => tables::run(args),
