@@ -583,22 +583,22 @@ pub struct Totals {
 }
 
 /// Searches `grids` (index, grid) in parallel on the current rayon pool
-/// with `job`, recording each grid's 17s in `files` as soon as it is done
-/// and then calling `progress(index, result)`. Stops at the first write
-/// error (the files stay resumable).
+/// with `job`, recording each grid's 17s in `files` (if any) as soon as it
+/// is done, then calling `progress(index, result, search time)`. Stops at
+/// the first write error (the files stay resumable).
 pub fn scan<J, P>(
     grids: &[(usize, Grid)],
-    files: &mut ResultFiles,
+    mut files: Option<&mut ResultFiles>,
     job: J,
     progress: P,
 ) -> Result<Totals, ScanError>
 where
     J: Fn(&Grid) -> GridResult + Sync,
-    P: Fn(usize, &GridResult) + Sync,
+    P: Fn(usize, &GridResult, Duration) + Sync,
 {
     let span = tracing::info_span!("scan", grids = grids.len());
     let _enter = span.enter();
-    let shared = Mutex::new((&mut *files, Totals::default()));
+    let shared = Mutex::new((files.as_deref_mut(), Totals::default()));
     grids.par_iter().try_for_each(|&(index, ref grid)| {
         let grid_span = tracing::debug_span!(parent: &span, "scan_grid", line = index);
         let _enter = grid_span.enter();
@@ -608,7 +608,9 @@ where
         {
             let mut guard = shared.lock().expect("no panic while recording");
             let (files, totals) = &mut *guard;
-            files.record(index, &result.puzzles)?;
+            if let Some(files) = files {
+                files.record(index, &result.puzzles)?;
+            }
             totals.grids += 1;
             totals.puzzles += result.puzzles.len() as u64;
             totals.search_time += elapsed;
@@ -619,11 +621,13 @@ where
             secs = elapsed.as_secs_f64(),
             "grid done"
         );
-        progress(index, &result);
+        progress(index, &result, elapsed);
         Ok::<(), ScanError>(())
     })?;
     let (_, totals) = shared.into_inner().expect("no panic while recording");
-    files.sync()?;
+    if let Some(files) = files {
+        files.sync()?;
+    }
     Ok(totals)
 }
 
@@ -683,7 +687,7 @@ mod tests {
         let out = dir.join("full.txt");
         let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
         assert!(state.done.is_empty());
-        let totals = scan(grids, &mut files, fake_job, |_, _| {}).unwrap();
+        let totals = scan(grids, Some(&mut files), fake_job, |_, _, _| {}).unwrap();
         assert_eq!(totals.grids, grids.len() as u64);
         drop(files);
         (
@@ -872,7 +876,7 @@ mod tests {
                 .filter(|(i, _)| !state.done.contains(i))
                 .copied()
                 .collect();
-            scan(&todo, &mut files, fake_job, |_, _| {}).unwrap();
+            scan(&todo, Some(&mut files), fake_job, |_, _, _| {}).unwrap();
             drop(files);
             assert_eq!(
                 sorted_lines(&fs::read(&out).unwrap()),

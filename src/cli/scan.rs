@@ -116,9 +116,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let start = Instant::now();
     let totals = scan(
         &todo,
-        &mut files,
+        Some(&mut files),
         |grid| searcher.search(grid),
-        |_, result| {
+        |_, result, _| {
             let n = found.fetch_add(result.puzzles.len() as u64, Ordering::Relaxed)
                 + result.puzzles.len() as u64;
             bar.set_message(n.to_string());
