@@ -15,6 +15,7 @@ mod scan;
 mod search;
 mod solve;
 mod tables;
+mod tune;
 mod validate;
 
 /// Finds every 17-clue sudoku puzzle of a solution grid.
@@ -41,6 +42,8 @@ enum Command {
     Solve(solve::Args),
     /// Print the minlex canonical form of grids and puzzles (one per line).
     Canon(canon::Args),
+    /// Time a sample of grids under every combination of tuning values.
+    Tune(tune::Args),
     /// Check the known 17s and search their grids: every known 17 must be found.
     Validate(validate::Args),
     /// Build, verify or describe the band tables (data/bands.s17t).
@@ -61,6 +64,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Canon(args) => canon::run(args),
         Command::Tables(args) => tables::run(args),
+        Command::Tune(args) => tune::run(args, cli.quiet),
         Command::Validate(args) => validate::run(args, cli.quiet),
     };
     match result {
