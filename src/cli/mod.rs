@@ -12,9 +12,12 @@ mod canon;
 mod common;
 mod generate;
 mod input;
+mod scan;
 mod search;
 mod solve;
 mod tables;
+mod tune;
+mod validate;
 
 /// Finds every 17-clue sudoku puzzle of a solution grid.
 #[derive(Parser, Debug)]
@@ -34,12 +37,18 @@ pub struct Cli {
 enum Command {
     /// Find every 17-clue puzzle of each solution grid.
     Search(search::Args),
+    /// Search every grid of a catalogue file into a resumable output file.
+    Scan(scan::Args),
     /// Solve puzzles (one per line), or count their solutions.
     Solve(solve::Args),
     /// Print the minlex canonical form of grids and puzzles (one per line).
     Canon(canon::Args),
     /// Print random solution grids (seeded), one per line.
     Generate(generate::Args),
+    /// Time a sample of grids under every combination of tuning values.
+    Tune(tune::Args),
+    /// Check the known 17s and search their grids: every known 17 must be found.
+    Validate(validate::Args),
     /// Build, verify or describe the band tables (data/bands.s17t).
     Tables(tables::Args),
 }
@@ -54,10 +63,13 @@ pub fn main() -> ExitCode {
     init_tracing(cli.verbose, cli.quiet);
     let result = match cli.command {
         Command::Search(args) => search::run(args, cli.quiet),
+        Command::Scan(args) => scan::run(args, cli.quiet),
         Command::Solve(args) => solve::run(args),
         Command::Canon(args) => canon::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Tables(args) => tables::run(args),
+        Command::Tune(args) => tune::run(args, cli.quiet),
+        Command::Validate(args) => validate::run(args, cli.quiet),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

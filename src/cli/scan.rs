@@ -1,0 +1,181 @@
+//! `s17 scan`: every grid of a catalogue, in parallel, results streamed to
+//! a resumable output file (see `crate::scan` for the file design).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::scan::{Catalogue, OpenMode, ResultFiles, Slice, Totals, checkpoint_header, scan};
+use crate::search::Searcher;
+
+use super::Outcome;
+use super::common::{TablesArg, TuningArgs, init_threads, load_tables};
+use super::search::format_stats;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Catalogue of solution grids: one 81-digit grid per line; blank lines
+    /// and lines starting with '#' are skipped.
+    pub catalogue: PathBuf,
+    /// Output file: one line `LINE<TAB>PUZZLE` per 17 found, LINE being the
+    /// grid's line number in the catalogue. Its checkpoint is `FILE.done`.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+    /// Continue an interrupted scan of the same catalogue and slice (starts
+    /// a new one if FILE and FILE.done do not exist).
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Overwrite FILE and FILE.done if they exist.
+    #[arg(long)]
+    pub force: bool,
+    /// Scan only the K-th of N equal contiguous parts of the catalogue's
+    /// grid lines (line numbers stay those of the whole file).
+    #[arg(long, value_name = "K/N", default_value = "1/1")]
+    pub slice: Slice,
+    /// Stop at the first bad line instead of reporting and skipping it.
+    #[arg(long)]
+    pub strict: bool,
+    /// Worker threads (0 = all cores); grids are searched in parallel.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub tables: TablesArg,
+    #[command(flatten)]
+    pub tuning: TuningArgs,
+}
+
+/// Scans the catalogue; exit 1 if a line was bad.
+pub fn run(args: Args, quiet: bool) -> Outcome {
+    let config = args.tuning.config()?;
+    init_threads(args.threads)?;
+    let span =
+        tracing::info_span!("scan", catalogue = %args.catalogue.display(), slice = %args.slice);
+    let _enter = span.enter();
+    let name = args.catalogue.display().to_string();
+    let catalogue =
+        Catalogue::read(&args.catalogue, args.slice).context("cannot read the catalogue")?;
+    let mut bad = 0u64;
+    for (line, err) in catalogue.bad_lines() {
+        eprintln!("s17 scan: {name}: line {line}: {err}");
+        bad += 1;
+        if args.strict {
+            eprintln!("s17 scan: stopped at the first bad line (--strict)");
+            return Ok(false);
+        }
+    }
+    let mode = match (args.resume, args.force) {
+        (true, _) => OpenMode::Resume,
+        (false, true) => OpenMode::Overwrite,
+        (false, false) => OpenMode::Create,
+    };
+    let header = checkpoint_header(
+        "scan",
+        catalogue.fingerprint,
+        &format!("slice={}", args.slice),
+    );
+    let (mut files, state) = ResultFiles::open(&args.output, &header, mode)?;
+    let todo: Vec<_> = catalogue
+        .grids()
+        .filter(|(line, _)| !state.done.contains(line))
+        .collect();
+    if args.resume && !quiet {
+        let r = &state.repair;
+        eprintln!(
+            "s17 scan: resuming {}: {} grids done ({} 17s kept), {} to go; dropped {} lines of unfinished grids{}{}",
+            args.output.display(),
+            r.kept_grids,
+            r.kept_lines,
+            todo.len(),
+            r.dropped_lines,
+            if r.partial_output {
+                ", a partial last line"
+            } else {
+                ""
+            },
+            if r.dropped_entries > 0 {
+                format!(", {} checkpoint entries", r.dropped_entries)
+            } else {
+                String::new()
+            },
+        );
+    }
+    tracing::info!(
+        entries = catalogue.entries.len(),
+        done = state.done.len(),
+        todo = todo.len(),
+        "catalogue read"
+    );
+
+    let (band_catalogue, tables) = load_tables(&args.tables, quiet)?;
+    let searcher = Searcher::new(&band_catalogue, &tables, config);
+    let bar = progress_bar(todo.len() as u64, quiet);
+    let found = AtomicU64::new(0);
+    let start = Instant::now();
+    let totals = scan(
+        &todo,
+        Some(&mut files),
+        |grid| searcher.search(grid),
+        |_, result, _| {
+            let n = found.fetch_add(result.puzzles.len() as u64, Ordering::Relaxed)
+                + result.puzzles.len() as u64;
+            bar.set_message(n.to_string());
+            bar.inc(1);
+        },
+    )
+    .with_context(|| {
+        format!(
+            "scan stopped; rerun with --resume to continue {}",
+            args.output.display()
+        )
+    })?;
+    bar.finish_and_clear();
+    if !quiet {
+        summary("scan", &totals, bad, start.elapsed());
+        if !state.done.is_empty() {
+            eprintln!(
+                "s17 scan: {} grids with {} 17s were done before this run",
+                state.done.len(),
+                state.found.len()
+            );
+        }
+    }
+    Ok(bad == 0)
+}
+
+/// A progress bar on stderr: grids done, 17s found (the message), grids/s,
+/// ETA. Hidden with `quiet` (and by indicatif when stderr is no terminal).
+pub(super) fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} grids, {msg} 17s, {per_sec}, ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_message("0");
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
+/// The end-of-run summary on stderr.
+pub(super) fn summary(command: &str, totals: &Totals, bad: u64, wall: Duration) {
+    let grids = totals.grids.max(1) as f64;
+    eprintln!(
+        "s17 {command}: {} grids searched, {bad} bad lines, {} 17s found in {:.1} s \
+         ({:.3} s per grid, {:.3} s wall per grid, {} threads)",
+        totals.grids,
+        totals.puzzles,
+        wall.as_secs_f64(),
+        totals.search_time.as_secs_f64() / grids,
+        wall.as_secs_f64() / grids,
+        rayon::current_num_threads(),
+    );
+    eprintln!("s17 {command}: stages: {}", format_stats(&totals.stats));
+}

@@ -1,0 +1,293 @@
+//! `s17 validate`: the search against the list of known 17s. Every puzzle
+//! of the list is checked (17 clues, one solution), the puzzles are grouped
+//! by solution grid, and each grid (or a seeded sample, each in a random
+//! orientation) is searched; the 17s found must include every known one.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use rayon::prelude::*;
+
+use crate::canon::Transform;
+use crate::grid::{Grid, Puzzle};
+use crate::known::{KnownIndex, KnownPuzzle, check_line, describe};
+use crate::scan::{Fingerprint, OpenMode, ResultFiles, checkpoint_header, scan};
+use crate::search::Searcher;
+use crate::solver::count_solutions;
+
+use super::Outcome;
+use super::common::{TablesArg, TuningArgs, init_threads, load_tables};
+use super::input::is_skippable;
+use super::scan::{progress_bar, summary};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The known 17s, one 81-character puzzle per line.
+    pub known: PathBuf,
+    /// Search only N grids drawn at random, each in a random orientation.
+    #[arg(long, value_name = "N")]
+    pub sample: Option<usize>,
+    /// Seed of the sample and of the orientations.
+    #[arg(long, value_name = "S", default_value_t = 17)]
+    pub seed: u64,
+    /// Keep the 17s of finished grids in FILE (and FILE.done); a rerun with
+    /// the same FILE, list, sample and seed searches only the others.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Worker threads (0 = all cores); grids are searched in parallel.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub tables: TablesArg,
+    #[command(flatten)]
+    pub tuning: TuningArgs,
+}
+
+/// What the comparison of one grid's search with the list found.
+#[derive(Default)]
+struct Report {
+    expected: usize,
+    found: usize,
+    missed: usize,
+    new: usize,
+    invalid: usize,
+    /// (seconds, grid) per searched grid.
+    times: Vec<(f64, usize)>,
+}
+
+/// Prints `missed`, `new` and `invalid` lines (stdout) as grids finish, and
+/// a summary (stderr); exit 1 if a known 17 was missed, a 17 found is not
+/// valid, or a line of the list was bad.
+pub fn run(args: Args, quiet: bool) -> Outcome {
+    let config = args.tuning.config()?;
+    init_threads(args.threads)?;
+    let name = args.known.display().to_string();
+    let span = tracing::info_span!("validate", known = %name);
+    let _enter = span.enter();
+    let start = Instant::now();
+    let bytes = std::fs::read(&args.known).with_context(|| format!("cannot read {name}"))?;
+    let mut fingerprint = Fingerprint::new();
+    fingerprint.update(&bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| !is_skippable(l))
+        .collect();
+    let checked: Vec<_> = lines
+        .par_iter()
+        .map(|&(line, t)| (line, check_line(t.trim())))
+        .collect();
+    let mut good = Vec::with_capacity(checked.len());
+    let mut bad = 0u64;
+    for (line, result) in checked {
+        match result {
+            Ok((puzzle, solution)) => good.push(KnownPuzzle {
+                line,
+                puzzle,
+                solution,
+            }),
+            Err(e) => {
+                bad += 1;
+                eprintln!("s17 validate: {name}: {}", describe(line, &e));
+            }
+        }
+    }
+    let index = KnownIndex::new(&good);
+    let grids = choose_grids(&index, args.sample, args.seed);
+    if !quiet {
+        eprintln!(
+            "s17 validate: {} puzzles ({bad} bad lines) on {} grids, checked in {:.1} s; searching {} grids{}",
+            good.len(),
+            index.grids(),
+            start.elapsed().as_secs_f64(),
+            grids.len(),
+            match args.sample {
+                Some(_) => format!(" (sample, seed {}, random orientations)", args.seed),
+                None => String::new(),
+            }
+        );
+    }
+
+    let mut files = None;
+    let mut previous: BTreeMap<usize, Vec<Puzzle>> = BTreeMap::new();
+    let mut todo = grids.clone();
+    if let Some(path) = &args.checkpoint {
+        let detail = format!("sample={:?} seed={}", args.sample, args.seed);
+        let header = checkpoint_header("validate", fingerprint.finish(), &detail);
+        let (f, state) = ResultFiles::open(path, &header, OpenMode::Resume)?;
+        for (i, p) in state.found {
+            previous.entry(i).or_default().push(p);
+        }
+        todo.retain(|(i, _)| !state.done.contains(i));
+        if !quiet && !state.done.is_empty() {
+            eprintln!(
+                "s17 validate: {} grids done before, {} to go",
+                state.done.len(),
+                todo.len()
+            );
+        }
+        for &i in &state.done {
+            previous.entry(i).or_default();
+        }
+        files = Some(f);
+    }
+
+    let report = Mutex::new(Report::default());
+    let check = |position: usize, found: &[Puzzle], elapsed: Option<Duration>| {
+        let grid = grids[position - 1].1;
+        let lines = compare(
+            &grid,
+            &index.expected(&grid),
+            found,
+            &mut report.lock().expect("no panic"),
+        );
+        let mut out = std::io::stdout().lock();
+        for line in lines {
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = out.flush();
+        if let Some(t) = elapsed {
+            report
+                .lock()
+                .expect("no panic")
+                .times
+                .push((t.as_secs_f64(), position));
+        }
+    };
+    for (position, found) in &previous {
+        check(*position, found, None);
+    }
+    let (catalogue, tables) = load_tables(&args.tables, quiet)?;
+    let searcher = Searcher::new(&catalogue, &tables, config);
+    let bar = progress_bar(todo.len() as u64, quiet);
+    let search_start = Instant::now();
+    let totals = scan(
+        &todo,
+        files.as_mut(),
+        |grid| searcher.search(grid),
+        |position, result, elapsed| {
+            check(position, &result.puzzles, Some(elapsed));
+            bar.set_message(report.lock().expect("no panic").found.to_string());
+            bar.inc(1);
+        },
+    )?;
+    bar.finish_and_clear();
+    let report = report.into_inner().expect("no panic");
+    if !quiet {
+        summary("validate", &totals, bad, search_start.elapsed());
+        eprintln!(
+            "s17 validate: {} known 17s expected, {} found, {} missed, {} new, {} invalid",
+            report.expected, report.found, report.missed, report.new, report.invalid
+        );
+        let mut times = report.times.clone();
+        times.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some(&(max, at)) = times.last() {
+            let mean = times.iter().map(|t| t.0).sum::<f64>() / times.len() as f64;
+            eprintln!(
+                "s17 validate: time per grid: mean {mean:.3} s, median {:.3} s, max {max:.3} s ({})",
+                times[times.len() / 2].0,
+                grids[at - 1].1
+            );
+        }
+    }
+    Ok(bad == 0 && report.missed == 0 && report.invalid == 0)
+}
+
+/// The grids to search, numbered from 1: every grid of the list in its
+/// minlex form, or `sample` of them drawn with the seed, each moved by a
+/// random transform drawn from the same generator.
+fn choose_grids(index: &KnownIndex, sample: Option<usize>, seed: u64) -> Vec<(usize, Grid)> {
+    let all: Vec<Grid> = index.entries().into_iter().map(|(g, _)| *g).collect();
+    let chosen: Vec<Grid> = match sample {
+        None => all,
+        Some(n) => {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut order: Vec<usize> = (0..all.len()).collect();
+            rng.shuffle(&mut order);
+            order.truncate(n);
+            order
+                .into_iter()
+                .map(|i| Transform::random(&mut rng).apply_grid(&all[i]))
+                .collect()
+        }
+    };
+    chosen
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| (i + 1, g))
+        .collect()
+}
+
+/// Compares the 17s found on a grid with those the list predicts; returns
+/// the report lines (`missed`, `new`, `invalid`, tab-separated with the grid).
+fn compare(grid: &Grid, expected: &[Puzzle], found: &[Puzzle], report: &mut Report) -> Vec<String> {
+    let mut found = found.to_vec();
+    found.sort();
+    let mut lines = Vec::new();
+    report.expected += expected.len();
+    report.found += found.len();
+    for p in expected {
+        if found.binary_search(p).is_err() {
+            report.missed += 1;
+            lines.push(format!("missed\t{grid}\t{p}"));
+        }
+    }
+    for p in &found {
+        if expected.binary_search(p).is_ok() {
+            continue;
+        }
+        let problem = if p.clue_count() != 17 {
+            Some(format!("{} clues", p.clue_count()))
+        } else if !p.agrees_with(grid) {
+            Some("does not agree with the grid".to_string())
+        } else if count_solutions(p, 2) != 1 {
+            Some("not unique".to_string())
+        } else {
+            None
+        };
+        match problem {
+            None => {
+                report.new += 1;
+                lines.push(format!("new\t{grid}\t{p}"));
+            }
+            Some(why) => {
+                report.invalid += 1;
+                lines.push(format!("invalid\t{grid}\t{p}\t{why}"));
+            }
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::random_grid;
+
+    #[test]
+    fn compare_reports_missed_new_and_invalid() {
+        let grid = random_grid(&mut fastrand::Rng::with_seed(1));
+        let first = |n: u32| Puzzle::from_grid(&grid, (1u128 << n) - 1);
+        let (a, b) = (
+            first(17),
+            Puzzle::from_grid(&grid, ((1u128 << 17) - 1) << 60),
+        );
+        let mut report = Report::default();
+        let mut found = vec![first(16), b];
+        found.sort();
+        let lines = compare(&grid, &[a], &found, &mut report);
+        assert_eq!((report.expected, report.found, report.missed), (1, 2, 1));
+        // Neither found puzzle is a valid 17 (16 clues; 17 clues in three
+        // rows leave many solutions).
+        assert_eq!((report.new, report.invalid), (0, 2));
+        assert!(lines.contains(&format!("missed\t{grid}\t{a}")));
+        assert!(lines.contains(&format!("invalid\t{grid}\t{}\t16 clues", first(16))));
+        assert!(lines.contains(&format!("invalid\t{grid}\t{b}\tnot unique")));
+    }
+}

@@ -1,0 +1,270 @@
+//! `s17 scan` on the real binary: a tiny catalogue (grids of the known list
+//! in random orientation, a random grid, comments, bad lines) whose expected
+//! output comes from the known list, bad lines, resume after a crash (by
+//! hand and by a real kill), slices, refusing to overwrite. The scan file
+//! logic itself is tested at every byte in `src/scan.rs` with a fake search.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use s17::canon::Transform;
+use s17::generate::random_grid;
+use s17::grid::Grid;
+use s17::known::{KnownIndex, check_lines};
+use s17::tables::BandTables;
+
+struct Fixture {
+    tables: PathBuf,
+    catalogue: String,
+    /// Sorted `LINE<TAB>PUZZLE` lines the known list predicts.
+    expected: Vec<String>,
+    /// Lines of the catalogue holding a grid.
+    grid_lines: Vec<usize>,
+}
+
+const BAD_LINES: [usize; 2] = [4, 7];
+
+fn fixture() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let tables = PathBuf::from(format!("{root}/data/bands.s17t"));
+        BandTables::open_or_build(&tables, false).unwrap();
+        let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
+        let (good, bad) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
+        assert!(bad.is_empty());
+        let known = KnownIndex::new(&good);
+        let grids: Vec<Grid> = known.entries().into_iter().map(|(g, _)| *g).collect();
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut pick = || Transform::random(&mut rng).apply_grid(&grids[rng.usize(..grids.len())]);
+        let (a, b) = (pick(), pick());
+        let c = random_grid(&mut fastrand::Rng::with_seed(11));
+        // A bad line: grid a with its first two cells swapped (repeats in a column).
+        let mut broken = a.to_string().into_bytes();
+        broken.swap(0, 1);
+        let broken = String::from_utf8(broken).unwrap();
+        let catalogue = format!("# tiny catalogue\n{a}\n\n{broken}\n{b}\n# comment\n12345\n{c}\n");
+        let mut expected = Vec::new();
+        for (line, grid) in [(2, a), (5, b), (8, c)] {
+            expected.extend(known.expected(&grid).iter().map(|p| format!("{line}\t{p}")));
+        }
+        expected.sort();
+        assert!(expected.len() >= 2, "the sample holds known 17s");
+        Fixture {
+            tables,
+            catalogue,
+            expected,
+            grid_lines: vec![2, 5, 8],
+        }
+    })
+}
+
+fn s17(dir: &Path, args: &[&str]) -> Output {
+    let f = fixture();
+    Command::new(env!("CARGO_BIN_EXE_s17"))
+        .current_dir(dir)
+        .args(args)
+        .arg("--tables")
+        .arg(&f.tables)
+        .output()
+        .unwrap()
+}
+
+/// A temporary directory holding the catalogue as `cat.txt`.
+fn workdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("cat.txt"), &fixture().catalogue).unwrap();
+    dir
+}
+
+fn sorted_lines(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines.sort();
+    lines
+}
+
+fn checkpoint_entries(path: &Path) -> BTreeSet<usize> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+struct FullScan {
+    out: Output,
+    /// The output's lines, sorted.
+    lines: Vec<String>,
+    /// The output and checkpoint files as written.
+    output: Vec<u8>,
+    checkpoint: Vec<u8>,
+}
+
+/// The uninterrupted scan of the tiny catalogue (run once).
+fn full_scan() -> &'static FullScan {
+    static FULL: OnceLock<FullScan> = OnceLock::new();
+    FULL.get_or_init(|| {
+        let dir = workdir();
+        let out = s17(
+            dir.path(),
+            &["scan", "cat.txt", "--output", "out.txt", "--threads", "2"],
+        );
+        let done = dir.path().join("out.txt.done");
+        assert_eq!(
+            checkpoint_entries(&done),
+            fixture().grid_lines.iter().copied().collect()
+        );
+        FullScan {
+            out,
+            lines: sorted_lines(&dir.path().join("out.txt")),
+            output: std::fs::read(dir.path().join("out.txt")).unwrap(),
+            checkpoint: std::fs::read(done).unwrap(),
+        }
+    })
+}
+
+#[test]
+fn scan_finds_the_known_17s_and_reports_bad_lines() {
+    let FullScan { out, lines, .. } = full_scan();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "bad lines give exit 1: {stderr}"
+    );
+    for line in BAD_LINES {
+        assert!(
+            stderr.contains(&format!("cat.txt: line {line}: ")),
+            "{stderr}"
+        );
+    }
+    assert!(stderr.contains("3 grids searched, 2 bad lines"), "{stderr}");
+    assert_eq!(*lines, fixture().expected);
+}
+
+#[test]
+fn strict_stops_at_the_first_bad_line() {
+    let dir = workdir();
+    let out = s17(
+        dir.path(),
+        &["scan", "cat.txt", "-o", "out.txt", "--strict"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("line 4: ") && !stderr.contains("line 7: "),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("out.txt").exists());
+}
+
+#[test]
+fn an_existing_output_is_not_overwritten() {
+    let dir = workdir();
+    std::fs::write(dir.path().join("out.txt"), "precious\n").unwrap();
+    for extra in [&[][..], &["--resume"][..]] {
+        let mut args = vec!["scan", "cat.txt", "-o", "out.txt"];
+        args.extend_from_slice(extra);
+        let out = s17(dir.path(), &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stderr.contains("--force"), "{stderr}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
+            "precious\n"
+        );
+    }
+}
+
+#[test]
+fn resume_after_a_crash_gives_the_uninterrupted_output() {
+    // The state a crash can leave: the last finished grid's checkpoint entry
+    // missing, and the output cut in the middle of its last line.
+    let scan = full_scan();
+    let full = &scan.lines;
+    let dir = workdir();
+    let output = dir.path().join("out.txt");
+    let done = dir.path().join("out.txt.done");
+    std::fs::write(&output, &scan.output[..scan.output.len() - 40]).unwrap();
+    let entries = String::from_utf8(scan.checkpoint.clone()).unwrap();
+    let mut lines: Vec<&str> = entries.lines().collect();
+    lines.pop();
+    std::fs::write(&done, lines.join("\n") + "\n").unwrap();
+
+    let out = s17(
+        dir.path(),
+        &["scan", "cat.txt", "-o", "out.txt", "--resume"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("resuming"), "{stderr}");
+    assert_eq!(sorted_lines(&output), *full);
+    assert_eq!(
+        checkpoint_entries(&done),
+        fixture().grid_lines.iter().copied().collect()
+    );
+
+    // Resuming a finished scan searches nothing and changes nothing.
+    let out = s17(
+        dir.path(),
+        &["scan", "cat.txt", "-o", "out.txt", "--resume"],
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("0 grids searched"));
+    assert_eq!(sorted_lines(&output), *full);
+}
+
+#[test]
+fn resume_after_a_real_kill_gives_the_uninterrupted_output() {
+    let full = &full_scan().lines;
+    let dir = workdir();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_s17"))
+        .current_dir(dir.path())
+        .args(["scan", "cat.txt", "-o", "out.txt", "--threads", "1"])
+        .arg("--tables")
+        .arg(&fixture().tables)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    child.kill().unwrap(); // SIGKILL: no clean-up runs
+    child.wait().unwrap();
+    let out = s17(
+        dir.path(),
+        &["scan", "cat.txt", "-o", "out.txt", "--resume"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(sorted_lines(&dir.path().join("out.txt")), *full);
+}
+
+#[test]
+fn slices_together_give_the_full_scan() {
+    let full = &full_scan().lines;
+    let dir = workdir();
+    let mut union = Vec::new();
+    let mut lines_seen = BTreeSet::new();
+    for k in 1..=2 {
+        let name = format!("part{k}.txt");
+        let slice = format!("{k}/2");
+        let out = s17(
+            dir.path(),
+            &["scan", "cat.txt", "-o", &name, "--slice", &slice],
+        );
+        assert!(out.status.code().is_some());
+        let entries = checkpoint_entries(&dir.path().join(format!("{name}.done")));
+        assert!(lines_seen.is_disjoint(&entries), "slices overlap");
+        lines_seen.extend(entries);
+        union.extend(sorted_lines(&dir.path().join(&name)));
+    }
+    union.sort();
+    assert_eq!(union, *full);
+    assert_eq!(lines_seen, fixture().grid_lines.iter().copied().collect());
+}

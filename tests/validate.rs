@@ -1,0 +1,144 @@
+//! `s17 validate` on the real binary, with small lists cut from the known
+//! list: a complete list of two grids passes (and its checkpoint makes a
+//! rerun search nothing), a list missing one 17 reports it as new (checked
+//! as the same puzzle up to symmetry), bad lines are named and give exit 1.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use s17::canon::{automorphism_count, minlex_puzzle};
+use s17::grid::Puzzle;
+use s17::known::{KnownIndex, check_lines};
+use s17::tables::BandTables;
+
+struct Fixture {
+    tables: PathBuf,
+    /// Known 17s of two grids without automorphisms, each list complete.
+    grids: Vec<Vec<Puzzle>>,
+}
+
+fn fixture() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let tables = PathBuf::from(format!("{root}/data/bands.s17t"));
+        BandTables::open_or_build(&tables, false).unwrap();
+        let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
+        let (good, _) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
+        let known = KnownIndex::new(&good);
+        // Seeded choice of grids with 2 or 3 known 17s and no automorphism.
+        let entries = known.entries();
+        let mut rng = fastrand::Rng::with_seed(8);
+        let mut grids = Vec::new();
+        while grids.len() < 2 {
+            let (grid, puzzles) = entries[rng.usize(..entries.len())];
+            if (2..=3).contains(&puzzles.len()) && automorphism_count(grid) == 1 {
+                grids.push(puzzles.to_vec());
+            }
+        }
+        Fixture { tables, grids }
+    })
+}
+
+fn s17(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_s17"))
+        .current_dir(dir)
+        .args(args)
+        .arg("--tables")
+        .arg(&fixture().tables)
+        .output()
+        .unwrap()
+}
+
+fn write_list(dir: &Path, name: &str, puzzles: &[&Puzzle]) {
+    let text: String = puzzles.iter().map(|p| format!("{p}\n")).collect();
+    std::fs::write(dir.join(name), format!("# cut from known17.txt\n{text}")).unwrap();
+}
+
+#[test]
+fn a_complete_list_passes_and_its_checkpoint_resumes() {
+    let f = fixture();
+    let dir = tempfile::tempdir().unwrap();
+    let all: Vec<&Puzzle> = f.grids.iter().flatten().collect();
+    write_list(dir.path(), "list.txt", &all);
+    let args = [
+        "validate",
+        "list.txt",
+        "--checkpoint",
+        "ck.txt",
+        "--threads",
+        "2",
+    ];
+    let out = s17(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "",
+        "nothing missed, nothing new"
+    );
+    let total = all.len();
+    assert!(
+        stderr.contains(&format!(
+            "{total} known 17s expected, {total} found, 0 missed, 0 new"
+        )),
+        "{stderr}"
+    );
+
+    let again = s17(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("2 grids done before, 0 to go"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{total} found, 0 missed")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_17_missing_from_the_list_is_reported_new() {
+    let f = fixture();
+    let dir = tempfile::tempdir().unwrap();
+    let (dropped, rest) = f.grids[0].split_first().unwrap();
+    write_list(dir.path(), "list.txt", &rest.iter().collect::<Vec<_>>());
+    // One grid, searched in a random orientation.
+    let out = s17(
+        dir.path(),
+        &["validate", "list.txt", "--sample", "1", "--seed", "3"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "new 17s are not a failure: {stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    let fields: Vec<&str> = lines[0].split('\t').collect();
+    assert_eq!(fields[0], "new");
+    let found = Puzzle::parse(fields[2]).unwrap();
+    assert_eq!(minlex_puzzle(&found).0, minlex_puzzle(dropped).0);
+    assert!(stderr.contains("0 missed, 1 new, 0 invalid"), "{stderr}");
+}
+
+#[test]
+fn bad_lines_are_named_and_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = fixture().grids[0][0].to_string();
+    let sixteen = good.replacen(|c: char| c.is_ascii_digit(), ".", 1);
+    let text = format!(
+        "{good}\n{sixteen}\nhello\n{}\n",
+        ".".repeat(64) + &"123456789".repeat(2)[..17]
+    );
+    std::fs::write(dir.path().join("list.txt"), text).unwrap();
+    // Only the bad lines matter here: search no grid.
+    let out = s17(dir.path(), &["validate", "list.txt", "--sample", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("line 2: 16 clues"), "{stderr}");
+    assert!(stderr.contains("line 3: "), "{stderr}");
+    assert!(stderr.contains("line 4: "), "{stderr}");
+    assert!(!stderr.contains("line 1: "), "{stderr}");
+}
