@@ -16,6 +16,69 @@ use crate::solver::other_solution;
 use super::harvest::Gua;
 use super::part1::ChoiceState;
 
+/// Every GUA of a choice (harvested and fresh) indexed by cell: bit k of
+/// `rows[c]` is set when GUA k's bands-1+2 part holds cell c, so the GUAs
+/// an XY misses are the zero bits of the OR of its cells' rows.
+#[derive(Default)]
+pub struct GuaIndex {
+    rows: Vec<Vec<u64>>,
+    t: Vec<Mask27>,
+}
+
+impl GuaIndex {
+    pub fn push(&mut self, g: Gua) {
+        let k = self.t.len();
+        if self.rows.is_empty() {
+            self.rows = vec![Vec::new(); 54];
+        }
+        if k % 64 == 0 {
+            for row in &mut self.rows {
+                row.push(0);
+            }
+        }
+        let mut cells = g.s;
+        while cells != 0 {
+            self.rows[cells.trailing_zeros() as usize][k / 64] |= 1 << (k % 64);
+            cells &= cells - 1;
+        }
+        self.t.push(g.t);
+    }
+
+    /// Appends the band-3 parts of the GUAs whose bands-1+2 part misses
+    /// `xy`, without repeats.
+    fn missed_by(&self, xy: Mask54, out: &mut Vec<Mask27>) {
+        let words = self.t.len().div_ceil(64);
+        let start = out.len();
+        for w in 0..words {
+            let mut hit = 0;
+            let mut cells = xy;
+            while cells != 0 {
+                hit |= self.rows[cells.trailing_zeros() as usize][w];
+                cells &= cells - 1;
+            }
+            let valid = if 64 * (w + 1) <= self.t.len() {
+                !0
+            } else {
+                (1 << (self.t.len() % 64)) - 1
+            };
+            let mut missed = !hit & valid;
+            while missed != 0 {
+                out.push(self.t[64 * w + missed.trailing_zeros() as usize]);
+                missed &= missed - 1;
+            }
+        }
+        out[start..].sort_unstable_by_key(|&t| (t.count_ones(), t));
+        let mut kept = start;
+        for i in start..out.len() {
+            if kept == start || out[kept - 1] != out[i] {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+}
+
 /// Buffers of part 2, reused across XY.
 #[derive(Default)]
 pub struct Band3Buffers {
@@ -31,11 +94,7 @@ impl ChoiceState {
     pub(super) fn solve_band3(&mut self, xy: Mask54, z: usize) {
         let mut required = std::mem::take(&mut self.band3.required);
         required.clear();
-        for g in self.guas.iter().chain(&self.fresh) {
-            if g.s & xy == 0 {
-                required.push(g.t);
-            }
-        }
+        self.gua_index.missed_by(xy, &mut required);
         required.extend_from_slice(&self.band3_uas);
         self.band3.required = required;
         self.hit(xy, 0, 0, z);

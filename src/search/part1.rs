@@ -47,8 +47,10 @@ pub struct ChoiceState {
     socket_t: Vec<Mask27>,
     /// UAs inside band 3.
     pub band3_uas: Vec<Mask27>,
-    /// UAs found by failed final checks (band-3 part never empty).
+    /// GUAs without a socket bit (band 3 reads them through the index).
     pub fresh: Vec<Gua>,
+    /// Every GUA, indexed by cell for part 2.
+    pub(super) gua_index: super::band3::GuaIndex,
     pub config: SearchConfig,
     pub stats: Stats,
     pub found: Vec<Mask81>,
@@ -59,15 +61,22 @@ pub struct ChoiceState {
     pub record_valid_xy: Option<Vec<Mask54>>,
     // Buffers reused across steps.
     uas_x: Vec<Mask54>,
+    /// GUAs with a bit in this X slice: bands-1+2 part, socket.
     guas_x: Vec<(Mask54, u8)>,
+    /// Sockets open for every XY of this X slice.
     forced_x: u64,
+    /// Words of GUA bits in this X slice.
+    gwords: usize,
+    /// Per cell of bands 1+2: the GUA bits whose set the cell hits.
+    ghit: Vec<u64>,
+    /// Per X of the slice: the GUA bits it misses.
+    gx: Vec<u64>,
+    /// The GUA bits every X of the slice misses.
+    gx_all: [u64; MAX_GUA_WORDS],
     kept: Vec<Mask54>,
     extra: Vec<Mask54>,
-    kept_guas: Vec<(Mask54, u8)>,
     vx: Vec<u64>,
     vy: Vec<u64>,
-    gx: Vec<u64>,
-    gy: Vec<u64>,
     survivors: Vec<(u32, u32)>,
     pub(super) band3: super::band3::Band3Buffers,
 }
@@ -88,6 +97,7 @@ impl ChoiceState {
             socket_t: Vec::new(),
             band3_uas,
             fresh: Vec::new(),
+            gua_index: Default::default(),
             config,
             stats: Stats::default(),
             found: Vec::new(),
@@ -96,13 +106,14 @@ impl ChoiceState {
             uas_x: Vec::new(),
             guas_x: Vec::new(),
             forced_x: 0,
+            gwords: 1,
+            ghit: Vec::new(),
+            gx: Vec::new(),
+            gx_all: [0; MAX_GUA_WORDS],
             kept: Vec::new(),
             extra: Vec::new(),
-            kept_guas: Vec::new(),
             vx: Vec::new(),
             vy: Vec::new(),
-            gx: Vec::new(),
-            gy: Vec::new(),
             survivors: Vec::new(),
             band3: Default::default(),
         };
@@ -115,6 +126,7 @@ impl ChoiceState {
     /// Adds a GUA: to the socketed list when its T has (or can get) one of
     /// the 64 socket bits, else to the list only band 3 reads.
     pub(super) fn add_gua(&mut self, g: Gua) {
+        self.gua_index.push(g);
         let socket = match self.socket_t.iter().position(|&t| t == g.t) {
             Some(i) => Some(i),
             None if self.socket_t.len() < 64 => {
@@ -141,11 +153,11 @@ impl ChoiceState {
         let start = std::time::Instant::now();
         self.feasible.clear();
         for xs in &xsets.slices {
-            if !self.prepare_x_slice(xs.pair, xs.live) {
+            let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
+            if !self.prepare_x_slice(xs.pair, xs.live, xrest) {
                 self.stats.dead_steps += ysets.slices.len() as u64;
                 continue;
             }
-            let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
             tracing::trace!(stats = ?self.stats, guas_x = self.guas_x.len(), uas_x = self.uas_x.len(), xrest = xrest.len(), "x slice");
             for ys in &ysets.slices {
                 let yrest = &ysets.rest[ys.start as usize..ys.end as usize];
@@ -170,9 +182,11 @@ impl ChoiceState {
     }
 
     /// Filters the UAs and GUAs for an X slice with cells `a` and live cells
-    /// `live`; false when a UA cannot be hit by any X of the slice nor any Y.
-    fn prepare_x_slice(&mut self, a: Mask27, live: Mask27) -> bool {
-        let (a, live) = (a as u64, live as u64 | !BAND1);
+    /// `live`, and gives the GUAs their bits for the slice; false when a UA
+    /// cannot be hit by any X of the slice nor any Y.
+    fn prepare_x_slice(&mut self, a: Mask27, live: Mask27, xrest: &[Mask27]) -> bool {
+        let xlive = live as u64;
+        let (a, live) = (a as u64, xlive | !BAND1);
         self.uas_x.clear();
         for &u in &self.ua12 {
             if u & a == 0 {
@@ -183,19 +197,54 @@ impl ChoiceState {
                 self.uas_x.push(v);
             }
         }
+        let gua_limit = self.config.gua_limit.min(64 * MAX_GUA_WORDS);
         self.guas_x.clear();
         self.forced_x = 0;
         for (g, &socket) in self.guas.iter().zip(&self.gua_socket) {
-            if g.s & a == 0 {
+            if g.s & a == 0 && self.forced_x & (1 << socket) == 0 {
                 let v = g.s & live;
                 if v == 0 {
                     self.forced_x |= 1 << socket;
-                } else if self.forced_x & (1 << socket) == 0 {
+                } else if self.guas_x.len() < gua_limit {
                     self.guas_x.push((v, socket));
                 }
             }
         }
+        let gwords = self.guas_x.len().div_ceil(64).max(1);
+        self.gwords = gwords;
+        self.ghit.clear();
+        self.ghit.resize(54 * gwords, 0);
+        for (k, &(s, _)) in self.guas_x.iter().enumerate() {
+            let mut cells = s;
+            while cells != 0 {
+                let c = cells.trailing_zeros() as usize;
+                self.ghit[c * gwords + k / 64] |= 1 << (k % 64);
+                cells &= cells - 1;
+            }
+        }
+        let all = all_bits::<MAX_GUA_WORDS>(self.guas_x.len());
+        self.gx.clear();
+        for &set in xrest {
+            let hit = hit_bits(&self.ghit, gwords, set as u64);
+            self.gx.extend((0..gwords).map(|w| all[w] & !hit[w]));
+        }
+        let hit = hit_bits(&self.ghit, gwords, xlive);
+        self.gx_all = std::array::from_fn(|w| all[w] & !hit[w]);
         true
+    }
+
+    /// The sockets of the GUA bits set in `missed`.
+    #[inline]
+    fn sockets_of(&self, missed: &[u64]) -> u64 {
+        let mut open = 0;
+        for (w, &bits) in missed.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                open |= 1 << self.guas_x[64 * w + bits.trailing_zeros() as usize].1;
+                bits &= bits - 1;
+            }
+        }
+        open
     }
 
     /// One 2X2Y step.
@@ -209,6 +258,7 @@ impl ChoiceState {
         z: usize,
     ) {
         self.stats.steps += 1;
+        let ylive_band = ylive as u64;
         let b = (ypair as u64) << 27;
         let live = ((ylive as u64) << 27) | BAND1;
         let ua_limit = self.config.ua_limit.min(64 * MAX_UA_WORDS);
@@ -229,20 +279,12 @@ impl ChoiceState {
                 self.extra.push(v);
             }
         }
-        let mut forced = self.forced_x;
-        let gua_limit = self.config.gua_limit.min(64 * MAX_GUA_WORDS);
-        self.kept_guas.clear();
-        for &(s, socket) in &self.guas_x {
-            if s & b != 0 || forced & (1 << socket) != 0 {
-                continue;
-            }
-            let v = s & live;
-            if v == 0 {
-                forced |= 1 << socket;
-            } else if self.kept_guas.len() < gua_limit {
-                self.kept_guas.push((v, socket));
-            }
-        }
+        // Sockets open for every XY of the step: GUAs no cell of the step hits.
+        let gwords = self.gwords;
+        let ycells = (ypair as u64 | ylive_band) << 27;
+        let yhit = hit_bits(&self.ghit, gwords, ycells);
+        let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| self.gx_all[w] & !yhit[w]);
+        let forced = self.forced_x | self.sockets_of(&missed[..gwords]);
         if !self.band3_can_take(forced, z) {
             self.stats.dead_steps += 1;
             return;
@@ -261,25 +303,20 @@ impl ChoiceState {
         if self.survivors.is_empty() {
             return;
         }
-        let gwords = build_vectors(
-            &self.kept_guas.iter().map(|g| g.0).collect::<Vec<_>>(),
-            xrest,
-            yrest,
-            &mut self.gx,
-            &mut self.gy,
-        );
         let survivors = std::mem::take(&mut self.survivors);
+        let all = all_bits::<MAX_GUA_WORDS>(self.guas_x.len());
         for &(i, j) in &survivors {
             let (i, j) = (i as usize, j as usize);
-            let mut open = forced;
-            for w in 0..gwords {
-                let mut missed = self.gx[i * gwords + w] & self.gy[j * gwords + w];
-                while missed != 0 {
-                    let bit = missed.trailing_zeros() as usize;
-                    open |= 1 << self.kept_guas[64 * w + bit].1;
-                    missed &= missed - 1;
+            let yhit = hit_bits(&self.ghit, gwords, ((ypair | yrest[j]) as u64) << 27);
+            let gx = &self.gx[i * gwords..i * gwords + gwords];
+            let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| {
+                if w < gwords {
+                    gx[w] & all[w] & !yhit[w]
+                } else {
+                    0
                 }
-            }
+            });
+            let open = forced | self.sockets_of(&missed[..gwords]);
             if !self.band3_can_take(open, z) {
                 self.stats.band3_dead += 1;
                 continue;
@@ -380,6 +417,30 @@ impl ChoiceState {
         }
         self.ua12.insert(at, ua);
     }
+}
+
+/// A mask with the low `n` bits set, over `W` words.
+fn all_bits<const W: usize>(n: usize) -> [u64; W] {
+    std::array::from_fn(|w| match n.saturating_sub(64 * w) {
+        0 => 0,
+        k if k >= 64 => !0,
+        k => (1 << k) - 1,
+    })
+}
+
+/// The OR of the rows of `table` (`words` per cell) over the cells of `cells`.
+#[inline]
+fn hit_bits(table: &[u64], words: usize, cells: Mask54) -> [u64; MAX_GUA_WORDS] {
+    let mut out = [0u64; MAX_GUA_WORDS];
+    let mut cells = cells;
+    while cells != 0 {
+        let c = cells.trailing_zeros() as usize;
+        for w in 0..words {
+            out[w] |= table[c * words + w];
+        }
+        cells &= cells - 1;
+    }
+    out
 }
 
 /// Builds the step vectors of `sets` (bits = sets; a cell's vector has bit
