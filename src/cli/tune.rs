@@ -41,6 +41,9 @@ pub struct Args {
     /// Values of the UA limit of a 2X2Y step to try (comma-separated).
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [SearchConfig::default().ua_limit])]
     pub ua_limit: Vec<usize>,
+    /// Values of the GUA limit of a 2X2Y step to try (comma-separated).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [SearchConfig::default().gua_limit])]
+    pub gua_limit: Vec<usize>,
     /// Values of the UA12 harvest digit-subset limit to try.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [SearchConfig::default().ua12_digits])]
     pub ua12_digits: Vec<usize>,
@@ -90,19 +93,22 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut configs = Vec::new();
     for &chunk in &args.chunk {
         for &ua_limit in &args.ua_limit {
-            for &ua12_digits in &args.ua12_digits {
-                for &gua_digits in &args.gua_digits {
-                    let config = SearchConfig {
-                        chunk,
-                        ua_limit,
-                        ua12_digits,
-                        gua_digits,
-                        ..SearchConfig::default()
-                    };
-                    config
-                        .validate()
-                        .map_err(|e| anyhow::anyhow!("bad tuning value: {e}"))?;
-                    configs.push(config);
+            for &gua_limit in &args.gua_limit {
+                for &ua12_digits in &args.ua12_digits {
+                    for &gua_digits in &args.gua_digits {
+                        let config = SearchConfig {
+                            chunk,
+                            ua_limit,
+                            gua_limit,
+                            ua12_digits,
+                            gua_digits,
+                            ..SearchConfig::default()
+                        };
+                        config
+                            .validate()
+                            .map_err(|e| anyhow::anyhow!("bad tuning value: {e}"))?;
+                        configs.push(config);
+                    }
                 }
             }
         }
@@ -163,9 +169,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut out = BufWriter::new(std::io::stdout().lock());
     writeln!(
         out,
-        "{:>6} {:>8} {:>11} {:>10} {:>9} {:>10} {:>14} {:>11} {:>12} {:>5}",
+        "{:>6} {:>8} {:>9} {:>11} {:>10} {:>9} {:>10} {:>14} {:>11} {:>12} {:>5}",
         "chunk",
         "ua_limit",
+        "gua_limit",
         "ua12_digits",
         "gua_digits",
         "total_s",
@@ -179,9 +186,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let (c, s) = (&row.config, &row.totals.stats);
         writeln!(
             out,
-            "{:>6} {:>8} {:>11} {:>10} {:>9.3} {:>10.3} {:>14} {:>11} {:>12} {:>5}",
+            "{:>6} {:>8} {:>9} {:>11} {:>10} {:>9.3} {:>10.3} {:>14} {:>11} {:>12} {:>5}",
             c.chunk,
             c.ua_limit,
+            c.gua_limit,
             c.ua12_digits,
             c.gua_digits,
             row.wall,
@@ -205,7 +213,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
 
 fn describe(c: &SearchConfig) -> String {
     format!(
-        "chunk={} ua_limit={} ua12_digits={} gua_digits={}",
-        c.chunk, c.ua_limit, c.ua12_digits, c.gua_digits
+        "chunk={} ua_limit={} gua_limit={} ua12_digits={} gua_digits={}",
+        c.chunk, c.ua_limit, c.gua_limit, c.ua12_digits, c.gua_digits
     )
 }
