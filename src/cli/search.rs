@@ -15,6 +15,10 @@ use super::Outcome;
 use super::common::{TablesArg, TuningArgs, init_threads, load_tables};
 use super::input::{LineSource, is_skippable};
 
+/// Results waiting to be printed in input order: the next position to print,
+/// and finished (position → (index, result)) entries.
+type Pending = (usize, BTreeMap<usize, (usize, GridResult)>);
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Solution grids (81 digits each).
@@ -80,8 +84,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let searcher = Searcher::new(&catalogue, &tables, config);
     let several = grids.len() > 1 || args.input.is_some();
     // Results are printed in input order as soon as all earlier grids are done.
-    let pending: Mutex<(usize, BTreeMap<usize, (usize, GridResult)>)> =
-        Mutex::new((0, BTreeMap::new()));
+    let pending: Mutex<Pending> = Mutex::new((0, BTreeMap::new()));
     let failed: Mutex<Option<std::io::Error>> = Mutex::new(None);
     grids
         .par_iter()

@@ -31,7 +31,7 @@ impl GuaIndex {
         if self.rows.is_empty() {
             self.rows = vec![Vec::new(); 54];
         }
-        if k % 64 == 0 {
+        if k.is_multiple_of(64) {
             for row in &mut self.rows {
                 row.push(0);
             }

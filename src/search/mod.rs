@@ -18,7 +18,7 @@ use std::ops::AddAssign;
 use std::time::{Duration, Instant};
 
 use crate::band::{BandCatalogue, BandId, band_uas};
-use crate::bits::{Mask27, Mask54, Mask81, cells81};
+use crate::bits::{Mask81, cells81};
 use crate::grid::{Grid, Puzzle};
 use crate::tables::BandTables;
 
@@ -280,13 +280,3 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
 
 #[cfg(test)]
 mod tests;
-
-/// Masks of a 27-cell band as a grid band-3 mask.
-pub fn band3_to_grid(t: Mask27) -> Mask81 {
-    (t as u128) << 54
-}
-
-/// A 54-bit bands-1+2 mask as a grid mask.
-pub fn bands12_to_grid(s: Mask54) -> Mask81 {
-    s as u128
-}

@@ -158,7 +158,6 @@ impl ChoiceState {
                 self.stats.dead_steps += ysets.slices.len() as u64;
                 continue;
             }
-            tracing::trace!(stats = ?self.stats, guas_x = self.guas_x.len(), uas_x = self.uas_x.len(), xrest = xrest.len(), "x slice");
             for ys in &ysets.slices {
                 let yrest = &ysets.rest[ys.start as usize..ys.end as usize];
                 self.step(xs.pair, xrest, ys.pair, ys.live, yrest, z);

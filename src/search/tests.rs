@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 
 use super::*;
+use crate::bits::{Mask27, Mask54};
 use crate::known::{KnownIndex, check_lines};
 use crate::solver::count_solutions;
 
@@ -29,8 +30,7 @@ fn case() -> Case {
     let known = KnownIndex::new(&good).expected(&grid);
     assert_eq!(known.len(), 29);
     let tables =
-        BandTables::open_or_build(&PathBuf::from(format!("{root}/data/bands.s17t")), false)
-            .unwrap();
+        BandTables::open_or_build(PathBuf::from(format!("{root}/data/bands.s17t")), false).unwrap();
     Case {
         catalogue: BandCatalogue::new(),
         tables,
