@@ -7,38 +7,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use s17::canon::{automorphism_count, minlex_grid, minlex_puzzle};
+use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
-
-/// A random valid grid by shuffled backtracking.
-fn random_grid(rng: &mut fastrand::Rng) -> Grid {
-    fn fill(cells: &mut [u8; 81], cell: usize, rng: &mut fastrand::Rng) -> bool {
-        if cell == 81 {
-            return true;
-        }
-        let (r, c) = (cell / 9, cell % 9);
-        let mut used = 0u16;
-        for i in 0..9 {
-            used |= 1 << cells[r * 9 + i];
-            used |= 1 << cells[i * 9 + c];
-            used |= 1 << cells[(r / 3 * 3 + i / 3) * 9 + c / 3 * 3 + i % 3];
-        }
-        let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
-        rng.shuffle(&mut digits);
-        for d in digits {
-            if used & (1 << d) == 0 {
-                cells[cell] = d;
-                if fill(cells, cell + 1, rng) {
-                    return true;
-                }
-                cells[cell] = 0;
-            }
-        }
-        false
-    }
-    let mut cells = [0u8; 81];
-    assert!(fill(&mut cells, 0, rng));
-    Grid::from_digits(cells).expect("a valid grid")
-}
 
 fn known17(count: usize) -> Vec<Puzzle> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/known17.txt");

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use s17::canon::{
     Transform, automorphism_count, automorphisms, brute, isomorphism, minlex_grid, minlex_puzzle,
 };
+use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
 
 /// The grid of SPEC that holds 29 known 17s; it is in minlex form.
@@ -17,37 +18,6 @@ const MOST_SYMMETRIC: &str =
 /// The row-shift pattern grid: 54 automorphisms.
 const SHIFT_PATTERN: &str =
     "123456789456789123789123456234567891567891234891234567345678912678912345912345678";
-
-/// A uniformly shuffled backtracking fill: a random valid grid.
-fn random_grid(rng: &mut fastrand::Rng) -> Grid {
-    fn fill(cells: &mut [u8; 81], cell: usize, rng: &mut fastrand::Rng) -> bool {
-        if cell == 81 {
-            return true;
-        }
-        let (r, c) = (cell / 9, cell % 9);
-        let mut used = 0u16;
-        for i in 0..9 {
-            used |= 1 << cells[r * 9 + i];
-            used |= 1 << cells[i * 9 + c];
-            used |= 1 << cells[(r / 3 * 3 + i / 3) * 9 + c / 3 * 3 + i % 3];
-        }
-        let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
-        rng.shuffle(&mut digits);
-        for d in digits {
-            if used & (1 << d) == 0 {
-                cells[cell] = d;
-                if fill(cells, cell + 1, rng) {
-                    return true;
-                }
-                cells[cell] = 0;
-            }
-        }
-        false
-    }
-    let mut cells = [0u8; 81];
-    assert!(fill(&mut cells, 0, rng));
-    Grid::from_digits(cells).unwrap()
-}
 
 /// `count` random clue cells of `grid`.
 fn random_puzzle(grid: &Grid, count: usize, rng: &mut fastrand::Rng) -> Puzzle {
