@@ -20,15 +20,8 @@
 
 use super::{Band, band_to_string, is_valid_band};
 
-/// The 6 orders of 3 things.
-const ORDERS3: [[u8; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+/// The 6 orders of 3 things (shared with the grid symmetries).
+use crate::canon::PERMS3 as ORDERS3;
 
 /// Number of bands whose first row is `123456789`.
 pub const NORMALISED_BANDS: usize = 2_612_736;
