@@ -137,7 +137,7 @@ fn print_result(
 /// One line of stage counters and times.
 pub fn format_stats(s: &Stats) -> String {
     format!(
-        "ua12 {} guas {} steps {} dead {} xy {} survivors {} band3_dead {} b12checks {} valid_xy {} fresh_ua12 {} \
+        "ua12 {} guas {} steps {} dead {} xy {} survivors {} band3_dead {} extra_dead {} gua_dead {} b12checks {} valid_xy {} fresh_ua12 {} \
          band3 {} final {} fresh_ua {} found {} harvest {:.3}s total {:.3}s",
         s.ua12,
         s.guas,
@@ -146,6 +146,8 @@ pub fn format_stats(s: &Stats) -> String {
         s.xy_tested,
         s.survivors,
         s.band3_dead,
+        s.extra_dead,
+        s.gua_dead,
         s.bands12_checks,
         s.valid_xy,
         s.fresh_ua12,

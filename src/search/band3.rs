@@ -10,6 +10,8 @@
 //! (it is one: the other solution keeps XY, so its bands-1+2 part is missed
 //! by XY and its band-3 part must be hit).
 
+use std::collections::HashMap;
+
 use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81};
 use crate::solver::other_solution;
 
@@ -18,16 +20,22 @@ use super::part1::ChoiceState;
 
 /// Every GUA of a choice (harvested and fresh) indexed by cell: bit k of
 /// `rows[c]` is set when GUA k's bands-1+2 part holds cell c, so the GUAs
-/// an XY misses are the zero bits of the OR of its cells' rows.
+/// an XY misses are the zero bits of the OR of its cells' rows. Many GUAs
+/// share their band-3 part: each distinct part gets an id, so the parts an
+/// XY leaves to band 3 come without repeats.
 #[derive(Default)]
 pub struct GuaIndex {
     rows: Vec<Vec<u64>>,
-    t: Vec<Mask27>,
+    /// Id of each GUA's band-3 part.
+    tid: Vec<u32>,
+    /// The distinct band-3 parts, by id.
+    parts: Vec<Mask27>,
+    ids: HashMap<Mask27, u32>,
 }
 
 impl GuaIndex {
     pub fn push(&mut self, g: Gua) {
-        let k = self.t.len();
+        let k = self.tid.len();
         if self.rows.is_empty() {
             self.rows = vec![Vec::new(); 54];
         }
@@ -41,41 +49,58 @@ impl GuaIndex {
             self.rows[cells.trailing_zeros() as usize][k / 64] |= 1 << (k % 64);
             cells &= cells - 1;
         }
-        self.t.push(g.t);
+        let next = self.parts.len() as u32;
+        let id = *self.ids.entry(g.t).or_insert(next);
+        if id == next {
+            self.parts.push(g.t);
+        }
+        self.tid.push(id);
     }
 
-    /// Appends the band-3 parts of the GUAs whose bands-1+2 part misses
-    /// `xy`, without repeats.
-    fn missed_by(&self, xy: Mask54, out: &mut Vec<Mask27>) {
-        let words = self.t.len().div_ceil(64);
-        let start = out.len();
-        for w in 0..words {
+    /// Appends the distinct band-3 parts of the GUAs whose bands-1+2 part
+    /// misses `xy`, smallest first; `seen` is scratch space.
+    fn missed_by(&self, xy: Mask54, seen: &mut Vec<u64>, out: &mut Vec<Mask27>) {
+        let n = self.tid.len();
+        seen.clear();
+        seen.resize(self.parts.len().div_ceil(64), 0);
+        for w in 0..n.div_ceil(64) {
             let mut hit = 0;
             let mut cells = xy;
             while cells != 0 {
                 hit |= self.rows[cells.trailing_zeros() as usize][w];
                 cells &= cells - 1;
             }
-            let valid = if 64 * (w + 1) <= self.t.len() {
+            let valid = if 64 * (w + 1) <= n {
                 !0
             } else {
-                (1 << (self.t.len() % 64)) - 1
+                (1 << (n % 64)) - 1
             };
             let mut missed = !hit & valid;
             while missed != 0 {
-                out.push(self.t[64 * w + missed.trailing_zeros() as usize]);
+                let id = self.tid[64 * w + missed.trailing_zeros() as usize] as usize;
+                seen[id / 64] |= 1 << (id % 64);
                 missed &= missed - 1;
             }
         }
-        out[start..].sort_unstable_by_key(|&t| (t.count_ones(), t));
-        let mut kept = start;
-        for i in start..out.len() {
-            if kept == start || out[kept - 1] != out[i] {
-                out[kept] = out[i];
-                kept += 1;
+        // Smallest first (the strongest branching), in three passes: the
+        // parts of GUA2 and GUA3 sockets have 2 or 3 cells.
+        let bucket = |t: Mask27| match t.count_ones() {
+            0..=2 => 0,
+            3 => 1,
+            _ => 2,
+        };
+        for pass in 0..3 {
+            for (w, &bits) in seen.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let t = self.parts[64 * w + bits.trailing_zeros() as usize];
+                    if bucket(t) == pass {
+                        out.push(t);
+                    }
+                    bits &= bits - 1;
+                }
             }
         }
-        out.truncate(kept);
     }
 }
 
@@ -86,17 +111,37 @@ pub struct Band3Buffers {
     required: Vec<Mask27>,
     /// Scratch list for feasibility checks.
     pub scratch: Vec<Mask27>,
+    /// Scratch bits for the GUA index.
+    seen: Vec<u64>,
 }
 
 impl ChoiceState {
     /// Completes a valid XY with `z` clues in band 3 in every way that can
     /// give a unique puzzle, and keeps those that do.
+    #[cfg(test)]
     pub(super) fn solve_band3(&mut self, xy: Mask54, z: usize) {
+        if self.band3_required(xy, z) {
+            self.enumerate_band3(xy, z);
+        }
+    }
+
+    /// Collects the sets band 3 must hit after XY (the band-3 parts of the
+    /// GUAs XY misses, then band 3's own UAs) and tells whether `z` clues
+    /// can hit them all.
+    pub(super) fn band3_required(&mut self, xy: Mask54, z: usize) -> bool {
         let mut required = std::mem::take(&mut self.band3.required);
         required.clear();
-        self.gua_index.missed_by(xy, &mut required);
+        self.gua_index
+            .missed_by(xy, &mut self.band3.seen, &mut required);
         required.extend_from_slice(&self.band3_uas);
+        let feasible = super::part1::can_hit(&required, 0, 0, z);
         self.band3.required = required;
+        feasible
+    }
+
+    /// The band-3 enumeration for XY once [`Self::band3_required`] has
+    /// filled the required sets.
+    pub(super) fn enumerate_band3(&mut self, xy: Mask54, z: usize) {
         self.hit(xy, 0, 0, z);
     }
 

@@ -99,8 +99,14 @@ pub struct Stats {
     pub xy_tested: u64,
     /// XY pairs that hit every kept UA.
     pub survivors: u64,
-    /// Survivors killed because band 3 cannot hit the open GUAs.
+    /// Survivors killed because band 3 cannot hit the open sockets (the
+    /// GUAs with bits in the step).
     pub band3_dead: u64,
+    /// Survivors killed by a UA beyond the step's bit vectors.
+    pub extra_dead: u64,
+    /// Survivors killed because band 3 cannot hit the band-3 parts of all
+    /// the GUAs they miss (the whole GUA list).
+    pub gua_dead: u64,
     /// Survivors that also passed the extra UAs and went to the solver.
     pub bands12_checks: u64,
     /// XY valid for bands 1+2.
@@ -130,6 +136,8 @@ impl AddAssign for Stats {
         self.xy_tested += o.xy_tested;
         self.survivors += o.survivors;
         self.band3_dead += o.band3_dead;
+        self.extra_dead += o.extra_dead;
+        self.gua_dead += o.gua_dead;
         self.bands12_checks += o.bands12_checks;
         self.valid_xy += o.valid_xy;
         self.fresh_ua12 += o.fresh_ua12;
@@ -269,6 +277,7 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
         tracing::debug!(
             ua12 = ua12.len(),
             guas = guas.len(),
+            band3_uas = band3_uas.len(),
             secs = stats.harvest_time.as_secs_f64(),
             "harvest done"
         );

@@ -17,6 +17,7 @@
 //! 3's gangster); a failure gives a fresh UA12 for the later steps.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27};
 use crate::grid::Grid;
@@ -45,6 +46,8 @@ pub struct ChoiceState {
     gua_socket: Vec<u8>,
     /// The band-3 part of each socket.
     socket_t: Vec<Mask27>,
+    /// For each socket, the other sockets whose T lies inside its T.
+    socket_dom: Vec<u64>,
     /// UAs inside band 3.
     pub band3_uas: Vec<Mask27>,
     /// GUAs without a socket bit (band 3 reads them through the index).
@@ -55,14 +58,17 @@ pub struct ChoiceState {
     pub stats: Stats,
     pub found: Vec<Mask81>,
     /// Whether band 3 can take a given set of open sockets, for this row's z.
-    feasible: HashMap<u64, bool>,
+    feasible: HashMap<u64, bool, BuildHasherDefault<KeyHasher>>,
     /// When set, valid XY are recorded here instead of going to band 3
     /// (used by the cross-check tests).
     pub record_valid_xy: Option<Vec<Mask54>>,
     // Buffers reused across steps.
     uas_x: Vec<Mask54>,
-    /// GUAs with a bit in this X slice: bands-1+2 part, socket.
+    /// GUAs with a bit in this X slice: bands-1+2 part, socket; grouped
+    /// by socket.
     guas_x: Vec<(Mask54, u8)>,
+    /// For each GUA bit, the bit just past its socket's group.
+    gend: Vec<u16>,
     /// Sockets open for every XY of this X slice.
     forced_x: u64,
     /// Words of GUA bits in this X slice.
@@ -73,8 +79,11 @@ pub struct ChoiceState {
     gx: Vec<u64>,
     /// The GUA bits every X of the slice misses.
     gx_all: [u64; MAX_GUA_WORDS],
-    kept: Vec<Mask54>,
-    extra: Vec<Mask54>,
+    /// The sets XY must hit in the current step.
+    must: StepSets,
+    /// Indices of the X (Y) of the step that hit every `xmust` (`ymust`).
+    xsel: Vec<u32>,
+    ysel: Vec<u32>,
     vx: Vec<u64>,
     vy: Vec<u64>,
     survivors: Vec<(u32, u32)>,
@@ -95,23 +104,26 @@ impl ChoiceState {
             guas: Vec::new(),
             gua_socket: Vec::new(),
             socket_t: Vec::new(),
+            socket_dom: Vec::new(),
             band3_uas,
             fresh: Vec::new(),
             gua_index: Default::default(),
             config,
             stats: Stats::default(),
             found: Vec::new(),
-            feasible: HashMap::new(),
+            feasible: HashMap::default(),
             record_valid_xy: None,
             uas_x: Vec::new(),
             guas_x: Vec::new(),
+            gend: Vec::new(),
             forced_x: 0,
             gwords: 1,
             ghit: Vec::new(),
             gx: Vec::new(),
             gx_all: [0; MAX_GUA_WORDS],
-            kept: Vec::new(),
-            extra: Vec::new(),
+            must: StepSets::default(),
+            xsel: Vec::new(),
+            ysel: Vec::new(),
             vx: Vec::new(),
             vy: Vec::new(),
             survivors: Vec::new(),
@@ -130,8 +142,18 @@ impl ChoiceState {
         let socket = match self.socket_t.iter().position(|&t| t == g.t) {
             Some(i) => Some(i),
             None if self.socket_t.len() < 64 => {
+                let new = self.socket_t.len();
+                let mut dom = 0;
+                for (r, &t) in self.socket_t.iter().enumerate() {
+                    if t & !g.t == 0 {
+                        dom |= 1 << r;
+                    } else if g.t & !t == 0 {
+                        self.socket_dom[r] |= 1 << new;
+                    }
+                }
                 self.socket_t.push(g.t);
-                Some(self.socket_t.len() - 1)
+                self.socket_dom.push(dom);
+                Some(new)
             }
             None => None,
         };
@@ -175,6 +197,7 @@ impl ChoiceState {
             b12 = self.stats.bands12_checks - before.bands12_checks,
             valid_xy = self.stats.valid_xy - before.valid_xy,
             final_checks = self.stats.final_checks - before.final_checks,
+            memo = self.feasible.len(),
             secs = start.elapsed().as_secs_f64(),
             "row done"
         );
@@ -209,6 +232,18 @@ impl ChoiceState {
                 }
             }
         }
+        // Grouped by socket, so that finding the open sockets takes one
+        // step per socket (see `sockets_of`).
+        self.guas_x.sort_by_key(|&(_, socket)| socket);
+        self.gend.clear();
+        for (k, &(_, socket)) in self.guas_x.iter().enumerate().rev() {
+            let end = match self.gend.last() {
+                Some(&end) if self.guas_x[k + 1].1 == socket => end,
+                _ => k as u16 + 1,
+            };
+            self.gend.push(end);
+        }
+        self.gend.reverse();
         let gwords = self.guas_x.len().div_ceil(64).max(1);
         self.gwords = gwords;
         self.ghit.clear();
@@ -239,8 +274,11 @@ impl ChoiceState {
         for (w, &bits) in missed.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
-                open |= 1 << self.guas_x[64 * w + bits.trailing_zeros() as usize].1;
-                bits &= bits - 1;
+                let k = 64 * w + bits.trailing_zeros() as usize;
+                open |= 1 << self.guas_x[k].1;
+                // Skip the other GUAs of the socket in this word.
+                let end = self.gend[k] as usize - 64 * w;
+                bits = if end >= 64 { 0 } else { bits & (!0 << end) };
             }
         }
         open
@@ -261,21 +299,14 @@ impl ChoiceState {
         let b = (ypair as u64) << 27;
         let live = ((ylive as u64) << 27) | BAND1;
         let ua_limit = self.config.ua_limit.min(64 * MAX_UA_WORDS);
-        self.kept.clear();
-        self.extra.clear();
+        self.must.clear();
         for &u in &self.uas_x {
             if u & b != 0 {
                 continue;
             }
-            let v = u & live;
-            if v == 0 {
+            if !self.must.file(u & live, ua_limit) {
                 self.stats.dead_steps += 1;
                 return;
-            }
-            if self.kept.len() < ua_limit {
-                self.kept.push(v);
-            } else {
-                self.extra.push(v);
             }
         }
         // Sockets open for every XY of the step: GUAs no cell of the step hits.
@@ -288,7 +319,13 @@ impl ChoiceState {
             self.stats.dead_steps += 1;
             return;
         }
-        let words = self.kept.len().div_ceil(64).max(1);
+        select_hitting(xrest, &self.must.xmust, &mut self.xsel);
+        select_hitting(yrest, &self.must.ymust, &mut self.ysel);
+        if self.xsel.is_empty() || self.ysel.is_empty() {
+            self.stats.dead_steps += 1;
+            return;
+        }
+        let words = self.must.kept.len().div_ceil(64).max(1);
         self.vx.clear();
         self.vy.clear();
         let tested = match words {
@@ -305,7 +342,10 @@ impl ChoiceState {
         let survivors = std::mem::take(&mut self.survivors);
         let all = all_bits::<MAX_GUA_WORDS>(self.guas_x.len());
         for &(i, j) in &survivors {
-            let (i, j) = (i as usize, j as usize);
+            let (i, j) = (
+                self.xsel[i as usize] as usize,
+                self.ysel[j as usize] as usize,
+            );
             let yhit = hit_bits(&self.ghit, gwords, ((ypair | yrest[j]) as u64) << 27);
             let gx = &self.gx[i * gwords..i * gwords + gwords];
             let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| {
@@ -321,13 +361,20 @@ impl ChoiceState {
                 continue;
             }
             let xy = (xpair | xrest[i]) as u64 | ((ypair | yrest[j]) as u64) << 27;
-            if self.extra.iter().any(|&u| u & xy == 0) {
+            if self.must.extra.iter().any(|&u| u & xy == 0) {
+                self.stats.extra_dead += 1;
+                continue;
+            }
+            // Band 3 against every GUA (the index holds those without bits
+            // too): far cheaper than the solver, and it kills most XY.
+            if !self.band3_required(xy, z) {
+                self.stats.gua_dead += 1;
                 continue;
             }
             if self.check_bands12(xy) {
                 match &mut self.record_valid_xy {
                     Some(list) => list.push(xy),
-                    None => self.solve_band3(xy, z),
+                    None => self.enumerate_band3(xy, z),
                 }
             }
         }
@@ -338,7 +385,9 @@ impl ChoiceState {
     /// `survivors` with every (x, y) index pair whose vectors AND to zero,
     /// and returns the number of pairs tested.
     fn collect_survivors<const W: usize>(&mut self, xrest: &[Mask27], yrest: &[Mask27]) -> u64 {
-        let stride = build_vectors(&self.kept, xrest, yrest, &mut self.vx, &mut self.vy);
+        let xs = self.xsel.iter().map(|&i| xrest[i as usize]);
+        let ys = self.ysel.iter().map(|&j| yrest[j as usize]);
+        let stride = build_vectors(&self.must.kept, xs, ys, &mut self.vx, &mut self.vy);
         debug_assert_eq!(stride, W);
         self.survivors.clear();
         let vx: &[[u64; W]] = self.vx.as_chunks::<W>().0;
@@ -364,6 +413,18 @@ impl ChoiceState {
     /// Whether band 3 can hit its own UAs and the T of every open socket
     /// with `z` clues (memoized per row).
     fn band3_can_take(&mut self, open: u64, z: usize) -> bool {
+        // A socket whose T holds another open socket's T is hit with it:
+        // leave it out (a smaller key, more memo hits).
+        let mut key = open;
+        let mut sockets = open;
+        while sockets != 0 {
+            let s = sockets.trailing_zeros() as usize;
+            sockets &= sockets - 1;
+            if open & self.socket_dom[s] != 0 {
+                key &= !(1 << s);
+            }
+        }
+        let open = key;
         if disjoint_sets_exceed(&self.socket_t, open, z) {
             return false;
         }
@@ -401,7 +462,7 @@ impl ChoiceState {
                 debug_assert!(fresh != 0 && fresh & xy == 0);
                 self.stats.fresh_ua12 += 1;
                 self.add_ua12(fresh);
-                self.extra.push(fresh);
+                self.must.extra.push(fresh);
                 false
             }
         }
@@ -415,6 +476,71 @@ impl ChoiceState {
             return;
         }
         self.ua12.insert(at, ua);
+    }
+}
+
+/// A hasher for the feasibility memo's keys (socket masks, which nobody
+/// chooses adversarially): one multiplication instead of SipHash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        let x = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 29);
+    }
+}
+
+/// The sets XY must hit in one step, filed by where they can be hit.
+#[derive(Default)]
+struct StepSets {
+    /// Sets with cells in both bands that get a vector bit.
+    kept: Vec<Mask54>,
+    /// Such sets beyond the vector limit, checked on survivors.
+    extra: Vec<Mask54>,
+    /// Sets left with band-1 (band-2) cells only: filters of the X (Y) list.
+    xmust: Vec<Mask27>,
+    ymust: Vec<Mask27>,
+}
+
+impl StepSets {
+    fn clear(&mut self) {
+        self.kept.clear();
+        self.extra.clear();
+        self.xmust.clear();
+        self.ymust.clear();
+    }
+
+    /// Files `v` (already cut to the step's live cells); false when it is
+    /// empty (the step is dead).
+    #[inline]
+    fn file(&mut self, v: Mask54, limit: usize) -> bool {
+        if v == 0 {
+            return false;
+        }
+        // A set left with cells in one band only must be hit by that band's
+        // set: it filters the X (or Y) list before the pairs.
+        if v & BAND1 == 0 {
+            self.ymust.push((v >> 27) as Mask27);
+        } else if v >> 27 == 0 {
+            self.xmust.push(v as Mask27);
+        } else if self.kept.len() < limit {
+            self.kept.push(v);
+        } else {
+            self.extra.push(v);
+        }
+        true
     }
 }
 
@@ -447,8 +573,8 @@ fn hit_bits(table: &[u64], words: usize, cells: Mask54) -> [u64; MAX_GUA_WORDS] 
 /// per vector.
 fn build_vectors(
     sets: &[Mask54],
-    xrest: &[Mask27],
-    yrest: &[Mask27],
+    xrest: impl Iterator<Item = Mask27>,
+    yrest: impl Iterator<Item = Mask27>,
     vx: &mut Vec<u64>,
     vy: &mut Vec<u64>,
 ) -> usize {
@@ -469,11 +595,26 @@ fn build_vectors(
             cells &= cells - 1;
         }
     }
-    for (out, rest, offset) in [(&mut *vx, xrest, 0usize), (&mut *vy, yrest, 27)] {
-        out.clear();
-        for &set in rest {
+    fill_vectors(&not_hit, &all[..words], xrest, 0, vx);
+    fill_vectors(&not_hit, &all[..words], yrest, 27, vy);
+    words
+}
+
+/// The vector of each set of `rest` (band cells shifted by `offset` in the
+/// 54-cell table `not_hit`), appended to `out` after clearing it.
+fn fill_vectors(
+    not_hit: &[u64],
+    all: &[u64],
+    rest: impl Iterator<Item = Mask27>,
+    offset: usize,
+    out: &mut Vec<u64>,
+) {
+    let words = all.len();
+    out.clear();
+    {
+        for set in rest {
             let start = out.len();
-            out.extend_from_slice(&all[..words]);
+            out.extend_from_slice(all);
             for c in cells27(set) {
                 let row = &not_hit[(c + offset) * words..(c + offset) * words + words];
                 for w in 0..words {
@@ -482,7 +623,12 @@ fn build_vectors(
             }
         }
     }
-    words
+}
+
+/// The indices of the sets of `rest` that hit every set of `must`.
+fn select_hitting(rest: &[Mask27], must: &[Mask27], out: &mut Vec<u32>) {
+    out.clear();
+    out.extend((0..rest.len() as u32).filter(|&i| must.iter().all(|&m| m & rest[i as usize] != 0)));
 }
 
 /// True when more than `z` of the open sockets' T's are pairwise disjoint
@@ -509,15 +655,35 @@ fn disjoint_sets_exceed(socket_t: &[Mask27], open: u64, z: usize) -> bool {
 
 /// Whether some set of at most `left` more cells, added to `clues` and
 /// avoiding `excluded`, hits every set of `required`.
+///
+/// Branches on the unhit set with the fewest cells left, and gives up as
+/// soon as more than `left` unhit sets are pairwise disjoint (each needs a
+/// clue of its own).
 pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left: usize) -> bool {
-    let Some(&t) = required.iter().find(|&&t| t & clues == 0) else {
+    let (mut best, mut best_len) = (0, u32::MAX);
+    let (mut union, mut disjoint) = (0, 0);
+    for &t in required {
+        if t & clues != 0 {
+            continue;
+        }
+        let avail = t & !excluded;
+        if avail & union == 0 {
+            if avail == 0 || disjoint == left {
+                return false;
+            }
+            union |= avail;
+            disjoint += 1;
+        }
+        let len = avail.count_ones();
+        if len < best_len {
+            (best, best_len) = (avail, len);
+        }
+    }
+    if best_len == u32::MAX {
         return true;
-    };
-    if left == 0 {
-        return false;
     }
     let mut excluded = excluded;
-    let mut branch = t & !excluded;
+    let mut branch = best;
     while branch != 0 {
         let cell = branch & branch.wrapping_neg();
         if can_hit(required, clues | cell, excluded, left - 1) {
