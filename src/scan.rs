@@ -646,7 +646,7 @@ mod tests {
         puzzles.sort();
         GridResult {
             puzzles,
-            by_choice: Vec::new(),
+            ..GridResult::default()
         }
     }
 

@@ -126,6 +126,12 @@ fn print_result(
     }
     out.flush()?;
     if stats {
+        let orientation = if result.transposed {
+            "transposed"
+        } else {
+            "as given"
+        };
+        eprintln!("grid {index} searched {orientation}");
         for (rank, s) in &result.by_choice {
             eprintln!("grid {index} band3={rank:?}: {}", format_stats(s));
         }

