@@ -193,3 +193,123 @@ mod byte_tests {
         assert_eq!(nonzero_cells(&[255; 81]), GRID_FULL);
     }
 }
+
+/// The XY inner loop of the search: appends to `out` every index pair
+/// `(i, j)` with `xs[i] & ys[j]` zero in all `W` words, Y taken in blocks
+/// of `chunk` so that a block stays in cache while every X passes over it.
+/// With `W = 4` and AVX2 (detected at run time) one 256-bit test per pair;
+/// otherwise [`zero_and_pairs_scalar`].
+pub fn zero_and_pairs<const W: usize>(
+    xs: &[[u64; W]],
+    ys: &[[u64; W]],
+    chunk: usize,
+    out: &mut Vec<(u32, u32)>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if W == 4 && std::arch::is_x86_feature_detected!("avx2") {
+        let xs4: &[[u64; 4]] = xs.as_flattened().as_chunks::<4>().0;
+        let ys4: &[[u64; 4]] = ys.as_flattened().as_chunks::<4>().0;
+        // SAFETY: AVX2 is present (checked just above).
+        unsafe { zero_and_pairs_avx2(xs4, ys4, chunk, out) };
+        return;
+    }
+    zero_and_pairs_scalar(xs, ys, chunk, out)
+}
+
+/// The portable form of [`zero_and_pairs`], which tests compare against.
+pub fn zero_and_pairs_scalar<const W: usize>(
+    xs: &[[u64; W]],
+    ys: &[[u64; W]],
+    chunk: usize,
+    out: &mut Vec<(u32, u32)>,
+) {
+    for (block, ys) in ys.chunks(chunk.max(1)).enumerate() {
+        let base = (block * chunk) as u32;
+        for (i, a) in xs.iter().enumerate() {
+            for (j, b) in ys.iter().enumerate() {
+                let mut acc = 0;
+                for w in 0..W {
+                    acc |= a[w] & b[w];
+                }
+                if acc == 0 {
+                    out.push((i as u32, base + j as u32));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn zero_and_pairs_avx2(xs: &[[u64; 4]], ys: &[[u64; 4]], chunk: usize, out: &mut Vec<(u32, u32)>) {
+    use std::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_testz_si256};
+    for (block, ys) in ys.chunks(chunk.max(1)).enumerate() {
+        let base = (block * chunk) as u32;
+        for (i, a) in xs.iter().enumerate() {
+            // SAFETY: [u64; 4] is 32 readable bytes; loadu needs no alignment.
+            let va = unsafe { _mm256_loadu_si256(a.as_ptr() as *const __m256i) };
+            for (j, b) in ys.iter().enumerate() {
+                // SAFETY: as above.
+                let vb = unsafe { _mm256_loadu_si256(b.as_ptr() as *const __m256i) };
+                if _mm256_testz_si256(va, vb) != 0 {
+                    out.push((i as u32, base + j as u32));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod pair_tests {
+    use super::*;
+
+    /// Random vectors with few bits, so that a fair share of pairs AND to
+    /// zero, in every word count the search uses.
+    fn vectors<const W: usize>(rng: &mut fastrand::Rng, n: usize) -> Vec<[u64; W]> {
+        (0..n)
+            .map(|_| std::array::from_fn(|_| rng.u64(..) & rng.u64(..) & rng.u64(..) & rng.u64(..)))
+            .collect()
+    }
+
+    fn check<const W: usize>(seed: u64) {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        for (nx, ny, chunk) in [
+            (0, 5, 16),
+            (7, 0, 16),
+            (37, 300, 64),
+            (100, 257, 256),
+            (3, 1000, 16),
+        ] {
+            let xs = vectors::<W>(&mut rng, nx);
+            let ys = vectors::<W>(&mut rng, ny);
+            let mut fast = Vec::new();
+            zero_and_pairs(&xs, &ys, chunk, &mut fast);
+            let mut slow = Vec::new();
+            zero_and_pairs_scalar(&xs, &ys, chunk, &mut slow);
+            // The plain definition, pair by pair.
+            let mut direct = Vec::new();
+            for (i, a) in xs.iter().enumerate() {
+                for (j, b) in ys.iter().enumerate() {
+                    if (0..W).all(|w| a[w] & b[w] == 0) {
+                        direct.push((i as u32, j as u32));
+                    }
+                }
+            }
+            assert_eq!(fast, slow, "W = {W}, {nx} x {ny}, chunk {chunk}");
+            fast.sort_unstable();
+            direct.sort_unstable();
+            assert_eq!(fast, direct, "W = {W}, {nx} x {ny}, chunk {chunk}");
+            if nx * ny > 1000 {
+                assert!(!direct.is_empty() && direct.len() < nx * ny);
+            }
+        }
+    }
+
+    #[test]
+    fn zero_and_pairs_agrees_with_the_definition() {
+        check::<1>(1);
+        check::<2>(2);
+        check::<3>(3);
+        check::<4>(4);
+    }
+}

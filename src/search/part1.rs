@@ -392,21 +392,7 @@ impl ChoiceState {
         self.survivors.clear();
         let vx: &[[u64; W]] = self.vx.as_chunks::<W>().0;
         let vy: &[[u64; W]] = self.vy.as_chunks::<W>().0;
-        let chunk = self.config.chunk;
-        for (block, ys) in vy.chunks(chunk).enumerate() {
-            let base = (block * chunk) as u32;
-            for (i, a) in vx.iter().enumerate() {
-                for (j, b) in ys.iter().enumerate() {
-                    let mut acc = 0;
-                    for w in 0..W {
-                        acc |= a[w] & b[w];
-                    }
-                    if acc == 0 {
-                        self.survivors.push((i as u32, base + j as u32));
-                    }
-                }
-            }
-        }
+        crate::bits::zero_and_pairs(vx, vy, self.config.chunk, &mut self.survivors);
         (vx.len() * vy.len()) as u64
     }
 
