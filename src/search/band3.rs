@@ -118,7 +118,6 @@ pub struct Band3Buffers {
 impl ChoiceState {
     /// Completes a valid XY with `z` clues in band 3 in every way that can
     /// give a unique puzzle, and keeps those that do.
-    #[cfg(test)]
     pub(super) fn solve_band3(&mut self, xy: Mask54, z: usize) {
         if self.band3_required(xy, z) {
             self.enumerate_band3(xy, z);

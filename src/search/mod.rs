@@ -311,6 +311,33 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
         (state.found, state.stats)
     }
 
+    /// The band-3 choice and plan row that a 17 of `grid` (in the grid's
+    /// own orientation) belongs to, with the puzzle's cells in that
+    /// choice's search grid; `None` when its clue counts fall in no row.
+    pub fn locate(&self, grid: &Grid, p: &Puzzle) -> Option<(Choice, Counts, Mask81)> {
+        let ids: Vec<_> = (0..3)
+            .map(|b| self.catalogue.identify(&band_digits(grid, b)))
+            .collect();
+        let cost = [0, 1, 2].map(|b| self.tables.band(ids[b].index).sets(6).len() as u64);
+        let min = [0, 1, 2].map(|b| self.tables.band(ids[b].index).min_size());
+        let clues = p.clue_mask();
+        let count = |band: usize| crate::bits::band_part(clues, band).count_ones() as usize;
+        plan::plan(cost, min).into_iter().find_map(|choice| {
+            let counts = Counts {
+                x: count(choice.bands[0]),
+                y: count(choice.bands[1]),
+                z: count(choice.bands[2]),
+            };
+            choice.rows.contains(&counts).then(|| {
+                let moved = (0..81)
+                    .filter(|&c| clues >> original_cell(c, choice.bands) & 1 != 0)
+                    .map(|c| 1u128 << c)
+                    .sum();
+                (choice, counts, moved)
+            })
+        })
+    }
+
     /// The search grid of a choice with its harvested UAs, ready for rows.
     fn prepare_choice(&self, grid: &Grid, choice: &Choice) -> part1::ChoiceState {
         let search_grid = reorder_bands(grid, choice.bands);
@@ -341,5 +368,6 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
     }
 }
 
+pub mod bench_hooks;
 #[cfg(test)]
 mod tests;

@@ -62,6 +62,9 @@ pub struct ChoiceState {
     /// When set, valid XY are recorded here instead of going to band 3
     /// (used by the cross-check tests).
     pub record_valid_xy: Option<Vec<Mask54>>,
+    /// When set, keeps the X and Y vectors of the 4-word step with the most
+    /// pairs (for the benches).
+    pub record_step: Option<(usize, Vec<u64>, Vec<u64>)>,
     // Buffers reused across steps.
     uas_x: Vec<Mask54>,
     /// GUAs with a bit in this X slice: bands-1+2 part, socket; grouped
@@ -113,6 +116,7 @@ impl ChoiceState {
             found: Vec::new(),
             feasible: HashMap::default(),
             record_valid_xy: None,
+            record_step: None,
             uas_x: Vec::new(),
             guas_x: Vec::new(),
             gend: Vec::new(),
@@ -393,6 +397,14 @@ impl ChoiceState {
         let vx: &[[u64; W]] = self.vx.as_chunks::<W>().0;
         let vy: &[[u64; W]] = self.vy.as_chunks::<W>().0;
         crate::bits::zero_and_pairs(vx, vy, self.config.chunk, &mut self.survivors);
+        if let Some((pairs, rx, ry)) = &mut self.record_step
+            && W == 4
+            && vx.len() * vy.len() > *pairs
+        {
+            *pairs = vx.len() * vy.len();
+            *rx = self.vx.clone();
+            *ry = self.vy.clone();
+        }
         (vx.len() * vy.len()) as u64
     }
 

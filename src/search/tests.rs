@@ -59,35 +59,15 @@ fn subsets27(k: usize) -> impl Iterator<Item = Mask27> {
     })
 }
 
-/// The choice and row a puzzle of `grid` belongs to, and the puzzle's cells
-/// in that choice's search grid.
+/// The choice and row a puzzle of the case's grid belongs to.
 fn locate(
     case: &Case,
     searcher: &Searcher<'_, memmap2::Mmap>,
     p: &Puzzle,
 ) -> (Choice, Counts, Mask81) {
-    let ids: Vec<_> = (0..3)
-        .map(|b| case.catalogue.identify(&band_digits(&case.grid, b)))
-        .collect();
-    let cost = [0, 1, 2].map(|b| searcher.tables.band(ids[b].index).sets(6).len() as u64);
-    let min = [0, 1, 2].map(|b| searcher.tables.band(ids[b].index).min_size());
-    let clues = p.clue_mask();
-    let count = |band: usize| crate::bits::band_part(clues, band).count_ones() as usize;
-    for choice in plan::plan(cost, min) {
-        let counts = Counts {
-            x: count(choice.bands[0]),
-            y: count(choice.bands[1]),
-            z: count(choice.bands[2]),
-        };
-        if choice.rows.contains(&counts) {
-            let moved = (0..81)
-                .filter(|&c| clues >> original_cell(c, choice.bands) & 1 != 0)
-                .map(|c| 1u128 << c)
-                .sum();
-            return (choice, counts, moved);
-        }
-    }
-    panic!("{p} falls in no row of the plan");
+    searcher
+        .locate(&case.grid, p)
+        .unwrap_or_else(|| panic!("{p} falls in no row of the plan"))
 }
 
 #[test]
