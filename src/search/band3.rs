@@ -16,7 +16,7 @@ use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81};
 use crate::solver::other_solution;
 
 use super::harvest::Gua;
-use super::part1::ChoiceState;
+use super::part1::{ChoiceState, MiniRowBound, MiniRowPart};
 
 /// Every GUA of a choice (harvested and fresh) indexed by cell: bit k of
 /// `rows[c]` is set when GUA k's bands-1+2 part holds cell c, so the GUAs
@@ -132,8 +132,12 @@ impl ChoiceState {
         required.clear();
         self.gua_index
             .missed_by(xy, &mut self.band3.seen, &mut required);
+        let mut bound = MiniRowBound::default();
+        for &t in &required {
+            bound.add(MiniRowPart::of(t));
+        }
         required.extend_from_slice(&self.band3_uas);
-        let feasible = super::part1::can_hit(&required, 0, 0, z);
+        let feasible = bound.clues() <= z && super::part1::can_hit(&required, 0, 0, z);
         self.band3.required = required;
         feasible
     }

@@ -22,8 +22,18 @@ pub fn recorded_step<B: AsRef<[u8]>>(
     let row = choice.rows[0];
     let mut state = searcher.prepare_choice(grid, &choice);
     state.record_step = Some((0, Vec::new(), Vec::new()));
-    let xsets = BandSets::for_band(searcher.catalogue, searcher.tables, &ids[choice.bands[0]], row.x);
-    let ysets = BandSets::for_band(searcher.catalogue, searcher.tables, &ids[choice.bands[1]], row.y);
+    let xsets = BandSets::for_band(
+        searcher.catalogue,
+        searcher.tables,
+        &ids[choice.bands[0]],
+        row.x,
+    );
+    let ysets = BandSets::for_band(
+        searcher.catalogue,
+        searcher.tables,
+        &ids[choice.bands[1]],
+        row.y,
+    );
     state.run_row(&xsets, &ysets, row.z);
     let (_, vx, vy) = state.record_step.take().expect("recording was on");
     let four = |v: Vec<u64>| v.as_chunks::<4>().0.to_vec();
@@ -40,7 +50,11 @@ pub struct Band3Case {
 
 impl Band3Case {
     /// `None` when `p` is not a 17 of `grid` that the plan covers.
-    pub fn new<B: AsRef<[u8]>>(searcher: &Searcher<'_, B>, grid: &Grid, p: &Puzzle) -> Option<Self> {
+    pub fn new<B: AsRef<[u8]>>(
+        searcher: &Searcher<'_, B>,
+        grid: &Grid,
+        p: &Puzzle,
+    ) -> Option<Self> {
         let (choice, counts, cells) = searcher.locate(grid, p)?;
         Some(Band3Case {
             state: searcher.prepare_choice(grid, &choice),

@@ -48,6 +48,8 @@ pub struct ChoiceState {
     socket_t: Vec<Mask27>,
     /// For each socket, the other sockets whose T lies inside its T.
     socket_dom: Vec<u64>,
+    /// For each socket, its T as a part of one mini-row (if it is one).
+    socket_minirow: Vec<MiniRowPart>,
     /// UAs inside band 3.
     pub band3_uas: Vec<Mask27>,
     /// GUAs without a socket bit (band 3 reads them through the index).
@@ -108,6 +110,7 @@ impl ChoiceState {
             gua_socket: Vec::new(),
             socket_t: Vec::new(),
             socket_dom: Vec::new(),
+            socket_minirow: Vec::new(),
             band3_uas,
             fresh: Vec::new(),
             gua_index: Default::default(),
@@ -157,6 +160,7 @@ impl ChoiceState {
                 }
                 self.socket_t.push(g.t);
                 self.socket_dom.push(dom);
+                self.socket_minirow.push(MiniRowPart::of(g.t));
                 Some(new)
             }
             None => None,
@@ -426,6 +430,15 @@ impl ChoiceState {
         if disjoint_sets_exceed(&self.socket_t, open, z) {
             return false;
         }
+        let mut bound = MiniRowBound::default();
+        let mut sockets = open;
+        while sockets != 0 {
+            bound.add(self.socket_minirow[sockets.trailing_zeros() as usize]);
+            sockets &= sockets - 1;
+        }
+        if bound.clues() > z {
+            return false;
+        }
         if let Some(&answer) = self.feasible.get(&open) {
             return answer;
         }
@@ -542,6 +555,61 @@ impl StepSets {
     }
 }
 
+/// A band-3 set that lies inside one mini-row (three cells of a row and a
+/// box): the mini-row (0..9, row-major) and the set's cells in it (3 bits);
+/// `NONE` for a set that spans several mini-rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct MiniRowPart(u8);
+
+impl MiniRowPart {
+    const NONE: MiniRowPart = MiniRowPart(u8::MAX);
+
+    pub(super) fn of(t: Mask27) -> MiniRowPart {
+        if t == 0 {
+            return MiniRowPart::NONE;
+        }
+        let first = t.trailing_zeros() as usize;
+        let (row, stack) = (first / 9, first % 9 / 3);
+        let base = 9 * row + 3 * stack;
+        let local = (t >> base) & 0b111;
+        if local << base == t {
+            MiniRowPart(((3 * row + stack) << 3) as u8 | local as u8)
+        } else {
+            MiniRowPart::NONE
+        }
+    }
+}
+
+/// A lower bound on the clues band 3 needs to hit a family of sets: the
+/// exact count for the sets that lie inside one mini-row (mini-rows are
+/// disjoint, so their needs add up), the others left out. Inside a
+/// mini-row every set has 2 or 3 cells (a UA meets each row in 0 or at
+/// least 2 cells): one clue does when the sets share a cell, two always do.
+#[derive(Default)]
+pub(super) struct MiniRowBound {
+    /// Bit m: some set lies in mini-row m.
+    used: u16,
+    /// Per mini-row, the complement of the cells common to all its sets.
+    not_common: [u8; 9],
+}
+
+impl MiniRowBound {
+    #[inline]
+    pub(super) fn add(&mut self, part: MiniRowPart) {
+        if part != MiniRowPart::NONE {
+            let m = (part.0 >> 3) as usize;
+            self.used |= 1 << m;
+            self.not_common[m] |= !part.0 & 0b111;
+        }
+    }
+
+    #[inline]
+    pub(super) fn clues(&self) -> usize {
+        let two = self.not_common.iter().filter(|&&n| n == 0b111).count();
+        self.used.count_ones() as usize + two
+    }
+}
+
 /// A mask with the low `n` bits set, over `W` words.
 fn all_bits<const W: usize>(n: usize) -> [u64; W] {
     std::array::from_fn(|w| match n.saturating_sub(64 * w) {
@@ -655,11 +723,15 @@ fn disjoint_sets_exceed(socket_t: &[Mask27], open: u64, z: usize) -> bool {
 /// avoiding `excluded`, hits every set of `required`.
 ///
 /// Branches on the unhit set with the fewest cells left, and gives up as
-/// soon as more than `left` unhit sets are pairwise disjoint (each needs a
-/// clue of its own).
+/// soon as a lower bound on the clues still needed exceeds `left`: the
+/// larger of the number of pairwise disjoint unhit sets (greedy) and the
+/// exact need of the unhit sets that lie inside one mini-row each (the
+/// mini-rows are disjoint, so their needs add up).
 pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left: usize) -> bool {
     let (mut best, mut best_len) = (0, u32::MAX);
     let (mut union, mut disjoint) = (0, 0);
+    // Per mini-row: which of the 7 non-empty subsets of its cells occur.
+    let mut family = [0u8; 9];
     for &t in required {
         if t & clues != 0 {
             continue;
@@ -672,6 +744,12 @@ pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left
             union |= avail;
             disjoint += 1;
         }
+        let first = avail.trailing_zeros() as usize;
+        let base = MINIROW_BASE[first] as usize;
+        let local = (avail >> base) & 0b111;
+        if local << base == avail {
+            family[MINIROW_OF[first] as usize] |= 1 << (local - 1);
+        }
         let len = avail.count_ones();
         if len < best_len {
             (best, best_len) = (avail, len);
@@ -679,6 +757,10 @@ pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left
     }
     if best_len == u32::MAX {
         return true;
+    }
+    let need: usize = family.iter().map(|&f| MIN_HIT[f as usize] as usize).sum();
+    if need > left {
+        return false;
     }
     let mut excluded = excluded;
     let mut branch = best;
@@ -691,4 +773,136 @@ pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left
         branch &= branch - 1;
     }
     false
+}
+
+/// Mini-row (0..9, row-major) of each band cell.
+const MINIROW_OF: [u8; 27] = {
+    let mut t = [0u8; 27];
+    let mut c = 0;
+    while c < 27 {
+        t[c] = (3 * (c / 9) + c % 9 / 3) as u8;
+        c += 1;
+    }
+    t
+};
+
+/// First cell of the mini-row of each band cell.
+const MINIROW_BASE: [u8; 27] = {
+    let mut t = [0u8; 27];
+    let mut c = 0;
+    while c < 27 {
+        t[c] = (9 * (c / 9) + 3 * (c % 9 / 3)) as u8;
+        c += 1;
+    }
+    t
+};
+
+/// For a family of non-empty subsets of 3 cells (bit s - 1 set when subset
+/// s, a 3-bit mask, is in it): the fewest cells that hit them all.
+const MIN_HIT: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut family = 0;
+    while family < 128 {
+        let mut best = 3u8;
+        let mut cells = 0;
+        while cells < 8 {
+            let mut hits_all = true;
+            let mut s = 1;
+            while s < 8 {
+                if family & (1 << (s - 1)) != 0 && s & cells == 0 {
+                    hits_all = false;
+                }
+                s += 1;
+            }
+            let n = (cells & 1) + (cells >> 1 & 1) + (cells >> 2 & 1);
+            if hits_all && (n as u8) < best {
+                best = n as u8;
+            }
+            cells += 1;
+        }
+        t[family] = best;
+        family += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod can_hit_tests {
+    use super::*;
+
+    /// Every set of at most `k` cells of `allowed`, by brute force.
+    fn brute(required: &[Mask27], clues: Mask27, allowed: Mask27, k: usize) -> bool {
+        fn go(required: &[Mask27], chosen: Mask27, allowed: Mask27, k: usize) -> bool {
+            if required.iter().all(|&t| t & chosen != 0) {
+                return true;
+            }
+            if k == 0 {
+                return false;
+            }
+            let mut cells = allowed;
+            while cells != 0 {
+                let cell = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                // Cells in increasing order: each set tried once.
+                if go(required, chosen | cell, cells, k - 1) {
+                    return true;
+                }
+            }
+            false
+        }
+        go(required, clues, allowed, k)
+    }
+
+    #[test]
+    fn can_hit_agrees_with_brute_force() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..3000 {
+            let mut required = Vec::new();
+            for _ in 0..rng.usize(1..14) {
+                let t = if rng.bool() {
+                    // Inside one mini-row: 2 or 3 of its cells.
+                    let (row, stack) = (rng.u32(0..3), rng.u32(0..3));
+                    let local = [0b011, 0b101, 0b110, 0b111][rng.usize(0..4)];
+                    local << (9 * row + 3 * stack)
+                } else {
+                    (0..rng.u32(2..7)).fold(0, |m, _| m | 1 << rng.u32(0..27))
+                };
+                required.push(t);
+            }
+            let clues = if rng.u8(..) < 40 {
+                1 << rng.u32(0..27)
+            } else {
+                0
+            };
+            let excluded = (0..rng.u32(0..4)).fold(0, |m, _| m | 1 << rng.u32(0..27)) & !clues;
+            let left = rng.usize(0..5);
+            let expected = brute(
+                &required,
+                clues,
+                crate::bits::BAND_FULL & !excluded & !clues,
+                left,
+            );
+            assert_eq!(
+                can_hit(&required, clues, excluded, left),
+                expected,
+                "{required:x?} clues {clues:#x} excluded {excluded:#x} left {left}"
+            );
+            if expected { yes += 1 } else { no += 1 }
+        }
+        assert!(yes > 300 && no > 300, "{yes} feasible, {no} not");
+    }
+
+    #[test]
+    fn min_hit_table_by_hand() {
+        assert_eq!(MIN_HIT[0], 0);
+        // {a, b} alone: one cell.
+        assert_eq!(MIN_HIT[1 << (0b011 - 1)], 1);
+        // The three pairs of a mini-row: two cells.
+        assert_eq!(MIN_HIT[(1 << 2) | (1 << 4) | (1 << 5)], 2);
+        // Three single cells: three.
+        assert_eq!(MIN_HIT[(1 << 0) | (1 << 1) | (1 << 3)], 3);
+        // {a} and {b, c}: two.
+        assert_eq!(MIN_HIT[(1 << 0) | (1 << 5)], 2);
+    }
 }
