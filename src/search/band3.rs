@@ -19,13 +19,17 @@ use super::harvest::Gua;
 use super::part1::{ChoiceState, MiniRowBound, MiniRowPart};
 
 /// Every GUA of a choice (harvested and fresh) indexed by cell: bit k of
-/// `rows[c]` is set when GUA k's bands-1+2 part holds cell c, so the GUAs
-/// an XY misses are the zero bits of the OR of its cells' rows. Many GUAs
+/// cell c's row (one flat array, rows of `stride` words) is set when GUA
+/// k's bands-1+2 part holds cell c, so the GUAs an XY misses are the zero
+/// bits of the OR of its cells' rows. Many GUAs
 /// share their band-3 part: each distinct part gets an id, so the parts an
 /// XY leaves to band 3 come without repeats.
 #[derive(Default)]
 pub struct GuaIndex {
-    rows: Vec<Vec<u64>>,
+    /// `rows[c * stride + w]`: word w of cell c's bits.
+    rows: Vec<u64>,
+    /// Words per cell row (room for growth).
+    stride: usize,
     /// Id of each GUA's band-3 part.
     tid: Vec<u32>,
     /// The distinct band-3 parts, by id.
@@ -36,17 +40,18 @@ pub struct GuaIndex {
 impl GuaIndex {
     pub fn push(&mut self, g: Gua) {
         let k = self.tid.len();
-        if self.rows.is_empty() {
-            self.rows = vec![Vec::new(); 54];
-        }
-        if k.is_multiple_of(64) {
-            for row in &mut self.rows {
-                row.push(0);
+        if k / 64 >= self.stride {
+            let stride = (2 * self.stride).max(16);
+            let mut rows = vec![0u64; 54 * stride];
+            for c in 0..54 {
+                rows[c * stride..c * stride + self.stride]
+                    .copy_from_slice(&self.rows[c * self.stride..(c + 1) * self.stride]);
             }
+            (self.rows, self.stride) = (rows, stride);
         }
         let mut cells = g.s;
         while cells != 0 {
-            self.rows[cells.trailing_zeros() as usize][k / 64] |= 1 << (k % 64);
+            self.rows[cells.trailing_zeros() as usize * self.stride + k / 64] |= 1 << (k % 64);
             cells &= cells - 1;
         }
         let next = self.parts.len() as u32;
@@ -58,24 +63,36 @@ impl GuaIndex {
     }
 
     /// Appends the distinct band-3 parts of the GUAs whose bands-1+2 part
-    /// misses `xy`, smallest first; `seen` is scratch space.
-    fn missed_by(&self, xy: Mask54, seen: &mut Vec<u64>, out: &mut Vec<Mask27>) {
+    /// misses `xy`, smallest first; `hit` and `seen` are scratch space.
+    fn missed_by(
+        &self,
+        xy: Mask54,
+        hit: &mut Vec<u64>,
+        seen: &mut Vec<u64>,
+        out: &mut Vec<Mask27>,
+    ) {
         let n = self.tid.len();
+        let words = n.div_ceil(64);
+        hit.clear();
+        hit.resize(words, 0);
+        let mut cells = xy;
+        while cells != 0 {
+            let c = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let row = &self.rows[c * self.stride..c * self.stride + words];
+            for (h, &r) in hit.iter_mut().zip(row) {
+                *h |= r;
+            }
+        }
         seen.clear();
         seen.resize(self.parts.len().div_ceil(64), 0);
-        for w in 0..n.div_ceil(64) {
-            let mut hit = 0;
-            let mut cells = xy;
-            while cells != 0 {
-                hit |= self.rows[cells.trailing_zeros() as usize][w];
-                cells &= cells - 1;
-            }
+        for (w, &h) in hit.iter().enumerate() {
             let valid = if 64 * (w + 1) <= n {
                 !0
             } else {
                 (1 << (n % 64)) - 1
             };
-            let mut missed = !hit & valid;
+            let mut missed = !h & valid;
             while missed != 0 {
                 let id = self.tid[64 * w + missed.trailing_zeros() as usize] as usize;
                 seen[id / 64] |= 1 << (id % 64);
@@ -112,6 +129,7 @@ pub struct Band3Buffers {
     /// Scratch list for feasibility checks.
     pub scratch: Vec<Mask27>,
     /// Scratch bits for the GUA index.
+    hit: Vec<u64>,
     seen: Vec<u64>,
 }
 
@@ -131,7 +149,7 @@ impl ChoiceState {
         let mut required = std::mem::take(&mut self.band3.required);
         required.clear();
         self.gua_index
-            .missed_by(xy, &mut self.band3.seen, &mut required);
+            .missed_by(xy, &mut self.band3.hit, &mut self.band3.seen, &mut required);
         let mut bound = MiniRowBound::default();
         for &t in &required {
             bound.add(MiniRowPart::of(t));
