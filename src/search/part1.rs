@@ -59,8 +59,10 @@ pub struct ChoiceState {
     pub config: SearchConfig,
     pub stats: Stats,
     pub found: Vec<Mask81>,
-    /// Whether band 3 can take a given set of open sockets, for this row's z.
-    feasible: HashMap<u64, bool, BuildHasherDefault<KeyHasher>>,
+    /// Whether band 3 can take a given set of open sockets with z clues,
+    /// kept for the whole choice (band-3 UAs found later can only make a
+    /// remembered `true` too generous, never a `false` wrong).
+    feasible: HashMap<(u64, u8), bool, BuildHasherDefault<KeyHasher>>,
     /// When set, valid XY are recorded here instead of going to band 3
     /// (used by the cross-check tests).
     pub record_valid_xy: Option<Vec<Mask54>>,
@@ -181,7 +183,6 @@ impl ChoiceState {
         let _enter = span.enter();
         let before = self.stats;
         let start = std::time::Instant::now();
-        self.feasible.clear();
         for xs in &xsets.slices {
             let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
             if !self.prepare_x_slice(xs.pair, xs.live, xrest) {
@@ -439,7 +440,7 @@ impl ChoiceState {
         if bound.clues() > z {
             return false;
         }
-        if let Some(&answer) = self.feasible.get(&open) {
+        if let Some(&answer) = self.feasible.get(&(open, z as u8)) {
             return answer;
         }
         // Socket T's first (2 or 3 cells: the strongest branching), then
@@ -454,7 +455,7 @@ impl ChoiceState {
         required.extend_from_slice(&self.band3_uas);
         let answer = can_hit(&required, 0, 0, z);
         self.band3.scratch = required;
-        self.feasible.insert(open, answer);
+        self.feasible.insert((open, z as u8), answer);
         answer
     }
 
