@@ -13,12 +13,8 @@ pub fn recorded_step<B: AsRef<[u8]>>(
     searcher: &Searcher<'_, B>,
     grid: &Grid,
 ) -> (Vec<[u64; 4]>, Vec<[u64; 4]>) {
-    let ids: Vec<_> = (0..3)
-        .map(|b| searcher.catalogue.identify(&super::band_digits(grid, b)))
-        .collect();
-    let cost = [0, 1, 2].map(|b| searcher.tables.band(ids[b].index).sets(6).len() as u64);
-    let min = [0, 1, 2].map(|b| searcher.tables.band(ids[b].index).min_size());
-    let choice = super::plan::plan(cost, min).remove(0);
+    let (ids, mut plan) = searcher.plan_of(grid);
+    let choice = plan.remove(0);
     let row = choice.rows[0];
     let mut state = searcher.prepare_choice(grid, &choice);
     state.record_step = Some((0, Vec::new(), Vec::new()));

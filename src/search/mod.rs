@@ -223,13 +223,21 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
         &self.config
     }
 
+    /// The catalogue identity of each band of `grid` and its search plan.
+    fn plan_of(&self, grid: &Grid) -> (Vec<BandId>, Vec<Choice>) {
+        let ids: Vec<_> = (0..3)
+            .map(|b| self.catalogue.identify(&band_digits(grid, b)))
+            .collect();
+        let cost = [0, 1, 2].map(|b| self.tables.band(ids[b].index).sets(6).len() as u64);
+        let min_size = [0, 1, 2].map(|b| self.tables.band(ids[b].index).min_size());
+        (ids, plan::plan(cost, min_size))
+    }
+
     /// A cost estimate of searching `grid` as given: over every row of its
     /// plan, the product of the numbers of valid X and Y sets (sizes up to
     /// 6; rows with a larger size have tiny partners and are left out).
     pub fn estimate(&self, grid: &Grid) -> u64 {
-        let ids: Vec<_> = (0..3)
-            .map(|b| self.catalogue.identify(&band_digits(grid, b)))
-            .collect();
+        let (ids, plan) = self.plan_of(grid);
         let count = |b: usize, size: usize| -> u64 {
             if size > 6 {
                 0
@@ -237,10 +245,7 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
                 self.tables.band(ids[b].index).sets(size).len() as u64
             }
         };
-        let cost = [0, 1, 2].map(|b| count(b, 6));
-        let min_size = [0, 1, 2].map(|b| self.tables.band(ids[b].index).min_size());
-        plan::plan(cost, min_size)
-            .iter()
+        plan.iter()
             .flat_map(|c| {
                 c.rows
                     .iter()
@@ -274,13 +279,9 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
     pub fn search_as_given(&self, grid: &Grid) -> GridResult {
         let span = tracing::debug_span!("grid", grid = %grid);
         let _enter = span.enter();
-        let ids: Vec<_> = (0..3)
-            .map(|b| self.catalogue.identify(&band_digits(grid, b)))
-            .collect();
-        let cost = [0, 1, 2].map(|b| self.tables.band(ids[b].index).sets(6).len() as u64);
-        let min_size = [0, 1, 2].map(|b| self.tables.band(ids[b].index).min_size());
+        let (ids, plan) = self.plan_of(grid);
         let mut result = GridResult::default();
-        for choice in plan::plan(cost, min_size) {
+        for choice in plan {
             let start = Instant::now();
             let (found, mut stats) = self.search_choice(grid, &choice, &ids);
             stats.total_time = start.elapsed();
@@ -315,14 +316,10 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
     /// own orientation) belongs to, with the puzzle's cells in that
     /// choice's search grid; `None` when its clue counts fall in no row.
     pub fn locate(&self, grid: &Grid, p: &Puzzle) -> Option<(Choice, Counts, Mask81)> {
-        let ids: Vec<_> = (0..3)
-            .map(|b| self.catalogue.identify(&band_digits(grid, b)))
-            .collect();
-        let cost = [0, 1, 2].map(|b| self.tables.band(ids[b].index).sets(6).len() as u64);
-        let min = [0, 1, 2].map(|b| self.tables.band(ids[b].index).min_size());
+        let (_, plan) = self.plan_of(grid);
         let clues = p.clue_mask();
         let count = |band: usize| crate::bits::band_part(clues, band).count_ones() as usize;
-        plan::plan(cost, min).into_iter().find_map(|choice| {
+        plan.into_iter().find_map(|choice| {
             let counts = Counts {
                 x: count(choice.bands[0]),
                 y: count(choice.bands[1]),
