@@ -261,7 +261,20 @@ pub struct Puzzle {
     cells: [u8; CELLS],
 }
 
+/// Cell contents reflected in the main diagonal.
+fn transpose_cells(cells: &[u8; CELLS]) -> [u8; CELLS] {
+    std::array::from_fn(|cell| cells[cell_at(col_of(cell), row_of(cell))])
+}
+
 impl Puzzle {
+    /// The puzzle reflected in its main diagonal (rows become columns): a
+    /// puzzle of the transposed grid.
+    pub fn transposed(&self) -> Puzzle {
+        Puzzle {
+            cells: transpose_cells(&self.cells),
+        }
+    }
+
     /// Parses a puzzle line. Repeated digits in a unit are an error.
     pub fn parse(line: &str) -> Result<Puzzle, ParseError> {
         Puzzle::parse_bytes(line.as_bytes())
@@ -394,11 +407,9 @@ impl Grid {
 
     /// The grid reflected in its main diagonal (rows become columns).
     pub fn transposed(&self) -> Grid {
-        let mut cells = [0u8; CELLS];
-        for (cell, out) in cells.iter_mut().enumerate() {
-            *out = self.cells[cell_at(col_of(cell), row_of(cell))];
+        Grid {
+            cells: transpose_cells(&self.cells),
         }
-        Grid { cells }
     }
 
     /// The cells where `self` and `other` differ.
@@ -450,6 +461,11 @@ mod tests {
         assert_eq!(t.digit(cell_at(0, 1)), g.digit(cell_at(1, 0)));
         assert_eq!(g.difference(&g), 0);
         assert_eq!(g.difference(&t).count_ones() % 2, 0);
+        // A puzzle of the grid, transposed, is a puzzle of the transpose.
+        let p = Puzzle::from_grid(&g, 0x1_5678_9abc_def0_1357_9bdf);
+        assert!(p.transposed().agrees_with(&t));
+        assert_eq!(p.transposed().clue_count(), p.clue_count());
+        assert_eq!(p.transposed().transposed(), p);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81};
 use crate::solver::other_solution;
 
 use super::harvest::Gua;
-use super::part1::{ChoiceState, MiniRowBound, MiniRowPart};
+use super::part1::{ChoiceState, MiniRowBound};
 
 /// Every GUA of a choice (harvested and fresh) indexed by cell: bit k of
 /// cell c's row (one flat array, rows of `stride` words) is set when GUA
@@ -38,7 +38,9 @@ pub struct GuaIndex {
 }
 
 impl GuaIndex {
-    pub fn push(&mut self, g: Gua) {
+    /// Adds a GUA; returns the id of its band-3 part (ids count the
+    /// distinct parts from 0, in the order they first come).
+    pub fn push(&mut self, g: Gua) -> u32 {
         let k = self.tid.len();
         if k / 64 >= self.stride {
             let stride = (2 * self.stride).max(16);
@@ -60,6 +62,7 @@ impl GuaIndex {
             self.parts.push(g.t);
         }
         self.tid.push(id);
+        id
     }
 
     /// Appends the distinct band-3 parts of the GUAs whose bands-1+2 part
@@ -152,7 +155,7 @@ impl ChoiceState {
             .missed_by(xy, &mut self.band3.hit, &mut self.band3.seen, &mut required);
         let mut bound = MiniRowBound::default();
         for &t in &required {
-            bound.add(MiniRowPart::of(t));
+            bound.add(t);
         }
         required.extend_from_slice(&self.band3_uas);
         let feasible = bound.clues() <= z && super::part1::can_hit(&required, 0, 0, z);

@@ -189,11 +189,6 @@ fn reorder_bands(grid: &Grid, bands: [usize; 3]) -> Grid {
     Grid::from_digits_unchecked(cells)
 }
 
-/// A cell mask reflected in the main diagonal.
-fn transpose_mask(mask: Mask81) -> Mask81 {
-    cells81(mask).map(|c| 1u128 << (9 * (c % 9) + c / 9)).sum()
-}
-
 /// Where a cell of the search grid lies in the original grid.
 fn original_cell(cell: usize, bands: [usize; 3]) -> usize {
     bands[cell / 27] * 27 + cell % 27
@@ -238,6 +233,11 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
     /// 6; rows with a larger size have tiny partners and are left out).
     pub fn estimate(&self, grid: &Grid) -> u64 {
         let (ids, plan) = self.plan_of(grid);
+        self.estimate_plan(&ids, &plan)
+    }
+
+    /// [`Self::estimate`] from the band identities and plan.
+    fn estimate_plan(&self, ids: &[BandId], plan: &[Choice]) -> u64 {
         let count = |b: usize, size: usize| -> u64 {
             if size > 6 {
                 0
@@ -262,28 +262,34 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
     /// grids the smaller estimate was the faster search in 11 cases of 11.
     pub fn search(&self, grid: &Grid) -> GridResult {
         let transposed = grid.transposed();
-        if self.estimate(&transposed) < self.estimate(grid) {
-            let mut result = self.search_as_given(&transposed);
+        let (ids, plan) = self.plan_of(grid);
+        let (t_ids, t_plan) = self.plan_of(&transposed);
+        if self.estimate_plan(&t_ids, &t_plan) < self.estimate_plan(&ids, &plan) {
+            let mut result = self.search_planned(&transposed, &t_ids, t_plan);
             for p in &mut result.puzzles {
-                let clues = transpose_mask(p.clue_mask());
-                *p = Puzzle::from_grid(grid, clues);
+                *p = p.transposed();
             }
             result.puzzles.sort();
             result.transposed = true;
             return result;
         }
-        self.search_as_given(grid)
+        self.search_planned(grid, &ids, plan)
     }
 
     /// [`Self::search`] in the grid's own orientation.
     pub fn search_as_given(&self, grid: &Grid) -> GridResult {
+        let (ids, plan) = self.plan_of(grid);
+        self.search_planned(grid, &ids, plan)
+    }
+
+    /// The search of `grid` by its band identities and plan.
+    fn search_planned(&self, grid: &Grid, ids: &[BandId], plan: Vec<Choice>) -> GridResult {
         let span = tracing::debug_span!("grid", grid = %grid);
         let _enter = span.enter();
-        let (ids, plan) = self.plan_of(grid);
         let mut result = GridResult::default();
         for choice in plan {
             let start = Instant::now();
-            let (found, mut stats) = self.search_choice(grid, &choice, &ids);
+            let (found, mut stats) = self.search_choice(grid, &choice, ids);
             stats.total_time = start.elapsed();
             for cells in found {
                 let original: Mask81 = cells81(cells)

@@ -48,12 +48,8 @@ pub struct ChoiceState {
     socket_t: Vec<Mask27>,
     /// For each socket, the other sockets whose T lies inside its T.
     socket_dom: Vec<u64>,
-    /// For each socket, its T as a part of one mini-row (if it is one).
-    socket_minirow: Vec<MiniRowPart>,
     /// UAs inside band 3.
     pub band3_uas: Vec<Mask27>,
-    /// GUAs without a socket bit (band 3 reads them through the index).
-    pub fresh: Vec<Gua>,
     /// Every GUA, indexed by cell for part 2.
     pub(super) gua_index: super::band3::GuaIndex,
     pub config: SearchConfig,
@@ -112,9 +108,7 @@ impl ChoiceState {
             gua_socket: Vec::new(),
             socket_t: Vec::new(),
             socket_dom: Vec::new(),
-            socket_minirow: Vec::new(),
             band3_uas,
-            fresh: Vec::new(),
             gua_index: Default::default(),
             config,
             stats: Stats::default(),
@@ -144,36 +138,28 @@ impl ChoiceState {
         state
     }
 
-    /// Adds a GUA: to the socketed list when its T has (or can get) one of
-    /// the 64 socket bits, else to the list only band 3 reads.
+    /// Adds a GUA to the index band 3 reads, and to the socketed list when
+    /// its T is one of the first 64 distinct T's (socket = the index's id
+    /// of the T).
     pub(super) fn add_gua(&mut self, g: Gua) {
-        self.gua_index.push(g);
-        let socket = match self.socket_t.iter().position(|&t| t == g.t) {
-            Some(i) => Some(i),
-            None if self.socket_t.len() < 64 => {
-                let new = self.socket_t.len();
-                let mut dom = 0;
-                for (r, &t) in self.socket_t.iter().enumerate() {
-                    if t & !g.t == 0 {
-                        dom |= 1 << r;
-                    } else if g.t & !t == 0 {
-                        self.socket_dom[r] |= 1 << new;
-                    }
-                }
-                self.socket_t.push(g.t);
-                self.socket_dom.push(dom);
-                self.socket_minirow.push(MiniRowPart::of(g.t));
-                Some(new)
-            }
-            None => None,
-        };
-        match socket {
-            Some(i) => {
-                self.guas.push(g);
-                self.gua_socket.push(i as u8);
-            }
-            None => self.fresh.push(g),
+        let socket = self.gua_index.push(g) as usize;
+        if socket >= 64 {
+            return;
         }
+        if socket == self.socket_t.len() {
+            let mut dom = 0;
+            for (r, &t) in self.socket_t.iter().enumerate() {
+                if t & !g.t == 0 {
+                    dom |= 1 << r;
+                } else if g.t & !t == 0 {
+                    self.socket_dom[r] |= 1 << socket;
+                }
+            }
+            self.socket_t.push(g.t);
+            self.socket_dom.push(dom);
+        }
+        self.guas.push(g);
+        self.gua_socket.push(socket as u8);
     }
 
     /// Searches one row of the plan: X of `xsets.size` clues in band 1, Y of
@@ -245,14 +231,10 @@ impl ChoiceState {
         // step per socket (see `sockets_of`).
         self.guas_x.sort_by_key(|&(_, socket)| socket);
         self.gend.clear();
-        for (k, &(_, socket)) in self.guas_x.iter().enumerate().rev() {
-            let end = match self.gend.last() {
-                Some(&end) if self.guas_x[k + 1].1 == socket => end,
-                _ => k as u16 + 1,
-            };
-            self.gend.push(end);
+        for group in self.guas_x.chunk_by(|a, b| a.1 == b.1) {
+            let end = (self.gend.len() + group.len()) as u16;
+            self.gend.extend(std::iter::repeat_n(end, group.len()));
         }
-        self.gend.reverse();
         let gwords = self.guas_x.len().div_ceil(64).max(1);
         self.gwords = gwords;
         self.ghit.clear();
@@ -414,30 +396,25 @@ impl ChoiceState {
     }
 
     /// Whether band 3 can hit its own UAs and the T of every open socket
-    /// with `z` clues (memoized per row).
+    /// with `z` clues (memoized per choice).
     fn band3_can_take(&mut self, open: u64, z: usize) -> bool {
         // A socket whose T holds another open socket's T is hit with it:
         // leave it out (a smaller key, more memo hits).
+        // (Such a socket leaves the mini-row bound unchanged too.)
         let mut key = open;
+        let mut bound = MiniRowBound::default();
         let mut sockets = open;
         while sockets != 0 {
             let s = sockets.trailing_zeros() as usize;
             sockets &= sockets - 1;
             if open & self.socket_dom[s] != 0 {
                 key &= !(1 << s);
+            } else {
+                bound.add(self.socket_t[s]);
             }
         }
         let open = key;
-        if disjoint_sets_exceed(&self.socket_t, open, z) {
-            return false;
-        }
-        let mut bound = MiniRowBound::default();
-        let mut sockets = open;
-        while sockets != 0 {
-            bound.add(self.socket_minirow[sockets.trailing_zeros() as usize]);
-            sockets &= sockets - 1;
-        }
-        if bound.clues() > z {
+        if bound.clues() > z || disjoint_sets_exceed(&self.socket_t, open, z) {
             return false;
         }
         if let Some(&answer) = self.feasible.get(&(open, z as u8)) {
@@ -556,58 +533,37 @@ impl StepSets {
     }
 }
 
-/// A band-3 set that lies inside one mini-row (three cells of a row and a
-/// box): the mini-row (0..9, row-major) and the set's cells in it (3 bits);
-/// `NONE` for a set that spans several mini-rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct MiniRowPart(u8);
-
-impl MiniRowPart {
-    const NONE: MiniRowPart = MiniRowPart(u8::MAX);
-
-    pub(super) fn of(t: Mask27) -> MiniRowPart {
-        if t == 0 {
-            return MiniRowPart::NONE;
-        }
-        let first = t.trailing_zeros() as usize;
-        let (row, stack) = (first / 9, first % 9 / 3);
-        let base = 9 * row + 3 * stack;
-        let local = (t >> base) & 0b111;
-        if local << base == t {
-            MiniRowPart(((3 * row + stack) << 3) as u8 | local as u8)
-        } else {
-            MiniRowPart::NONE
-        }
-    }
-}
-
 /// A lower bound on the clues band 3 needs to hit a family of sets: the
-/// exact count for the sets that lie inside one mini-row (mini-rows are
-/// disjoint, so their needs add up), the others left out. Inside a
-/// mini-row every set has 2 or 3 cells (a UA meets each row in 0 or at
-/// least 2 cells): one clue does when the sets share a cell, two always do.
+/// exact count for the sets that lie inside one mini-row (three cells of a
+/// row and a box), the others left out. Mini-rows are disjoint, so their
+/// needs add up; the need of one mini-row comes from [`MIN_HIT`].
 #[derive(Default)]
 pub(super) struct MiniRowBound {
-    /// Bit m: some set lies in mini-row m.
-    used: u16,
-    /// Per mini-row, the complement of the cells common to all its sets.
-    not_common: [u8; 9],
+    /// Per mini-row: bit s - 1 set when the 3-bit cell subset s occurs.
+    family: [u8; 9],
 }
 
 impl MiniRowBound {
+    /// Counts `t` if it lies inside one mini-row (empty sets are ignored).
     #[inline]
-    pub(super) fn add(&mut self, part: MiniRowPart) {
-        if part != MiniRowPart::NONE {
-            let m = (part.0 >> 3) as usize;
-            self.used |= 1 << m;
-            self.not_common[m] |= !part.0 & 0b111;
+    pub(super) fn add(&mut self, t: Mask27) {
+        if t == 0 {
+            return;
+        }
+        let first = t.trailing_zeros() as usize;
+        let base = MINIROW_BASE[first] as usize;
+        let local = (t >> base) & 0b111;
+        if local << base == t {
+            self.family[MINIROW_OF[first] as usize] |= 1 << (local - 1);
         }
     }
 
     #[inline]
     pub(super) fn clues(&self) -> usize {
-        let two = self.not_common.iter().filter(|&&n| n == 0b111).count();
-        self.used.count_ones() as usize + two
+        self.family
+            .iter()
+            .map(|&f| MIN_HIT[f as usize] as usize)
+            .sum()
     }
 }
 
@@ -731,8 +687,7 @@ fn disjoint_sets_exceed(socket_t: &[Mask27], open: u64, z: usize) -> bool {
 pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left: usize) -> bool {
     let (mut best, mut best_len) = (0, u32::MAX);
     let (mut union, mut disjoint) = (0, 0);
-    // Per mini-row: which of the 7 non-empty subsets of its cells occur.
-    let mut family = [0u8; 9];
+    let mut bound = MiniRowBound::default();
     for &t in required {
         if t & clues != 0 {
             continue;
@@ -745,12 +700,7 @@ pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left
             union |= avail;
             disjoint += 1;
         }
-        let first = avail.trailing_zeros() as usize;
-        let base = MINIROW_BASE[first] as usize;
-        let local = (avail >> base) & 0b111;
-        if local << base == avail {
-            family[MINIROW_OF[first] as usize] |= 1 << (local - 1);
-        }
+        bound.add(avail);
         let len = avail.count_ones();
         if len < best_len {
             (best, best_len) = (avail, len);
@@ -759,8 +709,7 @@ pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left
     if best_len == u32::MAX {
         return true;
     }
-    let need: usize = family.iter().map(|&f| MIN_HIT[f as usize] as usize).sum();
-    if need > left {
+    if bound.clues() > left {
         return false;
     }
     let mut excluded = excluded;
