@@ -9,7 +9,7 @@ use crate::grid::{Grid, Puzzle};
 
 /// The X and Y vectors (4 words each) of the step with the most pairs in
 /// the first row of the first band-3 choice of `grid` (as given).
-pub fn recorded_step<B: AsRef<[u8]>>(
+pub fn recorded_step<B: AsRef<[u8]> + Sync>(
     searcher: &Searcher<'_, B>,
     grid: &Grid,
 ) -> (Vec<[u64; 4]>, Vec<[u64; 4]>) {
@@ -46,7 +46,7 @@ pub struct Band3Case {
 
 impl Band3Case {
     /// `None` when `p` is not a 17 of `grid` that the plan covers.
-    pub fn new<B: AsRef<[u8]>>(
+    pub fn new<B: AsRef<[u8]> + Sync>(
         searcher: &Searcher<'_, B>,
         grid: &Grid,
         p: &Puzzle,

@@ -17,6 +17,8 @@ mod sets;
 use std::ops::AddAssign;
 use std::time::{Duration, Instant};
 
+use rayon::prelude::*;
+
 use crate::band::{BandCatalogue, BandId, band_uas};
 use crate::bits::{Mask81, cells81};
 use crate::grid::{Grid, Puzzle};
@@ -201,7 +203,7 @@ pub fn band_digits(grid: &Grid, b: usize) -> [u8; 27] {
     band
 }
 
-impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
+impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     pub fn new(
         catalogue: &'a BandCatalogue,
         tables: &'a BandTables<B>,
@@ -287,10 +289,19 @@ impl<'a, B: AsRef<[u8]>> Searcher<'a, B> {
         let span = tracing::debug_span!("grid", grid = %grid);
         let _enter = span.enter();
         let mut result = GridResult::default();
-        for choice in plan {
-            let start = Instant::now();
-            let (found, mut stats) = self.search_choice(grid, &choice, ids);
-            stats.total_time = start.elapsed();
+        // The choices are independent: on a pool with idle threads (the end
+        // of a scan, or a single grid) they run side by side.
+        let searched: Vec<_> = plan
+            .into_par_iter()
+            .map(|choice| {
+                let _enter = span.enter();
+                let start = Instant::now();
+                let (found, mut stats) = self.search_choice(grid, &choice, ids);
+                stats.total_time = start.elapsed();
+                (choice, found, stats)
+            })
+            .collect();
+        for (choice, found, stats) in searched {
             for cells in found {
                 let original: Mask81 = cells81(cells)
                     .map(|c| 1u128 << original_cell(c, choice.bands))
