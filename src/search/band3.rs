@@ -158,6 +158,17 @@ impl ChoiceState {
             bound.add(t);
         }
         required.extend_from_slice(&self.band3_uas);
+        // A set holding one of the 2- or 3-cell sets is hit with it: drop it.
+        let small = required.partition_point(|t| t.count_ones() <= 3);
+        let mut kept = small;
+        for k in small..required.len() {
+            let t = required[k];
+            if !required[..small].iter().any(|&u| u & !t == 0) {
+                required[kept] = t;
+                kept += 1;
+            }
+        }
+        required.truncate(kept);
         let feasible = bound.clues() <= z && super::part1::can_hit(&required, 0, 0, z);
         self.band3.required = required;
         feasible

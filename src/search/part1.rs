@@ -30,6 +30,11 @@ use super::{SearchConfig, Stats};
 /// Band 3 cells of the search grid.
 const BAND3_CELLS: Mask81 = GRID_FULL & !(BANDS12_FULL as u128);
 
+/// A set of sockets, by id.
+type Sockets = u64;
+/// Most sockets (distinct band-3 parts of GUAs with bits in the step).
+const MAX_SOCKETS: usize = Sockets::BITS as usize;
+
 /// Most 64-bit words of UA bits in a step vector.
 const MAX_UA_WORDS: usize = 4;
 /// Most 64-bit words of GUA bits in a step vector.
@@ -47,7 +52,7 @@ pub struct ChoiceState {
     /// The band-3 part of each socket.
     socket_t: Vec<Mask27>,
     /// For each socket, the other sockets whose T lies inside its T.
-    socket_dom: Vec<u64>,
+    socket_dom: Vec<Sockets>,
     /// UAs inside band 3.
     pub band3_uas: Vec<Mask27>,
     /// Every GUA, indexed by cell for part 2.
@@ -58,7 +63,7 @@ pub struct ChoiceState {
     /// Whether band 3 can take a given set of open sockets with z clues,
     /// kept for the whole choice (band-3 UAs found later can only make a
     /// remembered `true` too generous, never a `false` wrong).
-    feasible: HashMap<(u64, u8), bool, BuildHasherDefault<KeyHasher>>,
+    feasible: HashMap<(Sockets, u8), bool, BuildHasherDefault<KeyHasher>>,
     /// When set, valid XY are recorded here instead of going to band 3
     /// (used by the cross-check tests).
     pub record_valid_xy: Option<Vec<Mask54>>,
@@ -73,7 +78,10 @@ pub struct ChoiceState {
     /// For each GUA bit, the bit just past its socket's group.
     gend: Vec<u16>,
     /// Sockets open for every XY of this X slice.
-    forced_x: u64,
+    forced_x: Sockets,
+    /// Set when a fresh UA12 or socketed GUA arrived since the X slice was
+    /// prepared.
+    slice_stale: bool,
     /// Words of GUA bits in this X slice.
     gwords: usize,
     /// Per cell of bands 1+2: the GUA bits whose set the cell hits.
@@ -120,6 +128,7 @@ impl ChoiceState {
             guas_x: Vec::new(),
             gend: Vec::new(),
             forced_x: 0,
+            slice_stale: false,
             gwords: 1,
             ghit: Vec::new(),
             gx: Vec::new(),
@@ -143,7 +152,7 @@ impl ChoiceState {
     /// of the T).
     pub(super) fn add_gua(&mut self, g: Gua) {
         let socket = self.gua_index.push(g) as usize;
-        if socket >= 64 {
+        if socket >= MAX_SOCKETS {
             return;
         }
         if socket == self.socket_t.len() {
@@ -158,8 +167,13 @@ impl ChoiceState {
             self.socket_t.push(g.t);
             self.socket_dom.push(dom);
         }
-        self.guas.push(g);
-        self.gua_socket.push(socket as u8);
+        // Smallest bands-1+2 part first: those are missed most often, so
+        // they take the step's bits first.
+        let size = g.s.count_ones();
+        let at = self.guas.partition_point(|h| h.s.count_ones() <= size);
+        self.guas.insert(at, g);
+        self.gua_socket.insert(at, socket as u8);
+        self.slice_stale = true;
     }
 
     /// Searches one row of the plan: X of `xsets.size` clues in band 1, Y of
@@ -175,7 +189,13 @@ impl ChoiceState {
                 self.stats.dead_steps += ysets.slices.len() as u64;
                 continue;
             }
-            for ys in &ysets.slices {
+            for (k, ys) in ysets.slices.iter().enumerate() {
+                // Fresh sets found by the last step's checks join the
+                // slice's UAs and GUA bits before the next step.
+                if self.slice_stale && !self.prepare_x_slice(xs.pair, xs.live, xrest) {
+                    self.stats.dead_steps += (ysets.slices.len() - k) as u64;
+                    break;
+                }
                 let yrest = &ysets.rest[ys.start as usize..ys.end as usize];
                 self.step(xs.pair, xrest, ys.pair, ys.live, yrest, z);
             }
@@ -204,6 +224,7 @@ impl ChoiceState {
     fn prepare_x_slice(&mut self, a: Mask27, live: Mask27, xrest: &[Mask27]) -> bool {
         let xlive = live as u64;
         let (a, live) = (a as u64, xlive | !BAND1);
+        self.slice_stale = false;
         self.uas_x.clear();
         for &u in &self.ua12 {
             if u & a == 0 {
@@ -260,7 +281,7 @@ impl ChoiceState {
 
     /// The sockets of the GUA bits set in `missed`.
     #[inline]
-    fn sockets_of(&self, missed: &[u64]) -> u64 {
+    fn sockets_of(&self, missed: &[u64]) -> Sockets {
         let mut open = 0;
         for (w, &bits) in missed.iter().enumerate() {
             let mut bits = bits;
@@ -397,7 +418,7 @@ impl ChoiceState {
 
     /// Whether band 3 can hit its own UAs and the T of every open socket
     /// with `z` clues (memoized per choice).
-    fn band3_can_take(&mut self, open: u64, z: usize) -> bool {
+    fn band3_can_take(&mut self, open: Sockets, z: usize) -> bool {
         // A socket whose T holds another open socket's T is hit with it:
         // leave it out (a smaller key, more memo hits).
         // (Such a socket leaves the mini-row bound unchanged too.)
@@ -465,6 +486,7 @@ impl ChoiceState {
             return;
         }
         self.ua12.insert(at, ua);
+        self.slice_stale = true;
     }
 }
 
@@ -482,6 +504,12 @@ impl Hasher for KeyHasher {
         for &b in bytes {
             self.write_u64(b as u64);
         }
+    }
+
+    #[inline]
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
     }
 
     #[inline]
@@ -657,7 +685,7 @@ fn select_hitting(rest: &[Mask27], must: &[Mask27], out: &mut Vec<u32>) {
 /// True when more than `z` of the open sockets' T's are pairwise disjoint
 /// (greedily): then no `z` cells hit them all.
 #[inline]
-fn disjoint_sets_exceed(socket_t: &[Mask27], open: u64, z: usize) -> bool {
+fn disjoint_sets_exceed(socket_t: &[Mask27], open: Sockets, z: usize) -> bool {
     if (open.count_ones() as usize) <= z {
         return false;
     }
