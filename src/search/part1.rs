@@ -77,6 +77,13 @@ pub struct ChoiceState {
     guas_x: Vec<(Mask54, u8)>,
     /// For each GUA bit, the bit just past its socket's group.
     gend: Vec<u16>,
+    /// Per band-3 cell: the sockets whose T holds it.
+    cell_sockets: [Sockets; 27],
+    /// The last [`WITNESSES`] band-3 clue sets found by the feasibility
+    /// check (each hits band 3's UAs): the sockets each hits and its size.
+    witnesses: Vec<(Sockets, u8)>,
+    /// Where the next witness goes once the list is full.
+    witness_next: usize,
     /// Sockets open for every XY of this X slice.
     forced_x: Sockets,
     /// Set when a fresh UA12 or socketed GUA arrived since the X slice was
@@ -128,6 +135,9 @@ impl ChoiceState {
             guas_x: Vec::new(),
             gend: Vec::new(),
             forced_x: 0,
+            cell_sockets: [0; 27],
+            witnesses: Vec::new(),
+            witness_next: 0,
             slice_stale: false,
             gwords: 1,
             ghit: Vec::new(),
@@ -166,6 +176,9 @@ impl ChoiceState {
             }
             self.socket_t.push(g.t);
             self.socket_dom.push(dom);
+            for c in cells27(g.t) {
+                self.cell_sockets[c] |= 1 << socket;
+            }
         }
         // Smallest bands-1+2 part first: those are missed most often, so
         // they take the step's bits first.
@@ -441,6 +454,16 @@ impl ChoiceState {
         if let Some(&answer) = self.feasible.get(&(open, z as u8)) {
             return answer;
         }
+        // A band-3 clue set that worked before and hits every open T (and
+        // is small enough) answers yes.
+        if self
+            .witnesses
+            .iter()
+            .any(|&(hit, size)| open & !hit == 0 && size as usize <= z)
+        {
+            self.feasible.insert((open, z as u8), true);
+            return true;
+        }
         // Socket T's first (2 or 3 cells: the strongest branching), then
         // band 3's own UAs.
         let mut required = std::mem::take(&mut self.band3.scratch);
@@ -451,8 +474,19 @@ impl ChoiceState {
             sockets &= sockets - 1;
         }
         required.extend_from_slice(&self.band3_uas);
-        let answer = can_hit(&required, 0, 0, z);
+        let found = hitting_set(&required, 0, 0, z);
         self.band3.scratch = required;
+        let answer = found.is_some();
+        if let Some(clues) = found {
+            let hit = cells27(clues).fold(0, |m, c| m | self.cell_sockets[c]);
+            let size = clues.count_ones() as u8;
+            if self.witnesses.len() < WITNESSES {
+                self.witnesses.push((hit, size));
+            } else {
+                self.witnesses[self.witness_next] = (hit, size);
+                self.witness_next = (self.witness_next + 1) % WITNESSES;
+            }
+        }
         self.feasible.insert((open, z as u8), answer);
         answer
     }
@@ -489,6 +523,9 @@ impl ChoiceState {
         self.slice_stale = true;
     }
 }
+
+/// Band-3 clue sets remembered as witnesses of feasibility.
+const WITNESSES: usize = 32;
 
 /// A hasher for the feasibility memo's keys (socket masks, which nobody
 /// chooses adversarially): one multiplication instead of SipHash.
@@ -713,6 +750,17 @@ fn disjoint_sets_exceed(socket_t: &[Mask27], open: Sockets, z: usize) -> bool {
 /// exact need of the unhit sets that lie inside one mini-row each (the
 /// mini-rows are disjoint, so their needs add up).
 pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left: usize) -> bool {
+    hitting_set(required, clues, excluded, left).is_some()
+}
+
+/// [`can_hit`] with the set found: `clues` and at most `left` more cells
+/// that hit every set of `required`.
+pub(super) fn hitting_set(
+    required: &[Mask27],
+    clues: Mask27,
+    excluded: Mask27,
+    left: usize,
+) -> Option<Mask27> {
     let (mut best, mut best_len) = (0, u32::MAX);
     let (mut union, mut disjoint) = (0, 0);
     let mut bound = MiniRowBound::default();
@@ -723,7 +771,7 @@ pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left
         let avail = t & !excluded;
         if avail & union == 0 {
             if avail == 0 || disjoint == left {
-                return false;
+                return None;
             }
             union |= avail;
             disjoint += 1;
@@ -735,22 +783,22 @@ pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left
         }
     }
     if best_len == u32::MAX {
-        return true;
+        return Some(clues);
     }
     if bound.clues() > left {
-        return false;
+        return None;
     }
     let mut excluded = excluded;
     let mut branch = best;
     while branch != 0 {
         let cell = branch & branch.wrapping_neg();
-        if can_hit(required, clues | cell, excluded, left - 1) {
-            return true;
+        if let Some(found) = hitting_set(required, clues | cell, excluded, left - 1) {
+            return Some(found);
         }
         excluded |= cell;
         branch &= branch - 1;
     }
-    false
+    None
 }
 
 /// Mini-row (0..9, row-major) of each band cell.
@@ -866,6 +914,12 @@ mod can_hit_tests {
                 expected,
                 "{required:x?} clues {clues:#x} excluded {excluded:#x} left {left}"
             );
+            if let Some(set) = hitting_set(&required, clues, excluded, left) {
+                assert!(required.iter().all(|&t| t & set != 0));
+                assert_eq!(set & clues, clues);
+                assert_eq!(set & excluded, 0);
+                assert!((set & !clues).count_ones() as usize <= left);
+            }
             if expected { yes += 1 } else { no += 1 }
         }
         assert!(yes > 300 && no > 300, "{yes} feasible, {no} not");
