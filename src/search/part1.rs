@@ -412,8 +412,7 @@ impl ChoiceState {
     fn collect_survivors<const W: usize>(&mut self, xrest: &[Mask27], yrest: &[Mask27]) -> u64 {
         let xs = self.xsel.iter().map(|&i| xrest[i as usize]);
         let ys = self.ysel.iter().map(|&j| yrest[j as usize]);
-        let stride = build_vectors(&self.must.kept, xs, ys, &mut self.vx, &mut self.vy);
-        debug_assert_eq!(stride, W);
+        build_vectors::<W>(&self.must.kept, xs, ys, &mut self.vx, &mut self.vy);
         self.survivors.clear();
         let vx: &[[u64; W]] = self.vx.as_chunks::<W>().0;
         let vy: &[[u64; W]] = self.vy.as_chunks::<W>().0;
@@ -656,60 +655,51 @@ fn hit_bits(table: &[u64], words: usize, cells: Mask54) -> [u64; MAX_GUA_WORDS] 
     out
 }
 
-/// Builds the step vectors of `sets` (bits = sets; a cell's vector has bit
-/// i set when the cell misses set i) for every X and Y: returns the words
-/// per vector.
-fn build_vectors(
+/// Builds the `W`-word step vectors of `sets` (at most 64 `W` of them;
+/// bits = sets, a cell's vector has bit i set when the cell misses set i)
+/// for every X and Y.
+fn build_vectors<const W: usize>(
     sets: &[Mask54],
     xrest: impl Iterator<Item = Mask27>,
     yrest: impl Iterator<Item = Mask27>,
     vx: &mut Vec<u64>,
     vy: &mut Vec<u64>,
-) -> usize {
-    let words = sets.len().div_ceil(64).max(1);
-    let mut not_hit = [0u64; 54 * MAX_GUA_WORDS];
-    let mut all = [0u64; MAX_GUA_WORDS];
-    for i in 0..sets.len() {
-        all[i / 64] |= 1 << (i % 64);
-    }
-    for cell in 0..54 {
-        not_hit[cell * words..cell * words + words].copy_from_slice(&all[..words]);
-    }
+) {
+    debug_assert!(sets.len() <= 64 * W);
+    let all = all_bits::<W>(sets.len());
+    let mut not_hit = [all; 54];
     for (i, &u) in sets.iter().enumerate() {
         let mut cells = u;
         while cells != 0 {
             let c = cells.trailing_zeros() as usize;
-            not_hit[c * words + i / 64] &= !(1 << (i % 64));
+            not_hit[c][i / 64] &= !(1 << (i % 64));
             cells &= cells - 1;
         }
     }
-    fill_vectors(&not_hit, &all[..words], xrest, 0, vx);
-    fill_vectors(&not_hit, &all[..words], yrest, 27, vy);
-    words
+    fill_vectors(&not_hit[..27], all, xrest, vx);
+    fill_vectors(&not_hit[27..], all, yrest, vy);
 }
 
-/// The vector of each set of `rest` (band cells shifted by `offset` in the
-/// 54-cell table `not_hit`), appended to `out` after clearing it.
-fn fill_vectors(
-    not_hit: &[u64],
-    all: &[u64],
+/// The vector of each set of `rest` (`not_hit` rows of its band's cells),
+/// in `out` after clearing it.
+fn fill_vectors<const W: usize>(
+    not_hit: &[[u64; W]],
+    all: [u64; W],
     rest: impl Iterator<Item = Mask27>,
-    offset: usize,
     out: &mut Vec<u64>,
 ) {
-    let words = all.len();
     out.clear();
-    {
-        for set in rest {
-            let start = out.len();
-            out.extend_from_slice(all);
-            for c in cells27(set) {
-                let row = &not_hit[(c + offset) * words..(c + offset) * words + words];
-                for w in 0..words {
-                    out[start + w] &= row[w];
-                }
+    for set in rest {
+        let mut v = all;
+        let mut cells = set;
+        while cells != 0 {
+            let row = &not_hit[cells.trailing_zeros() as usize];
+            for w in 0..W {
+                v[w] &= row[w];
             }
+            cells &= cells - 1;
         }
+        out.extend_from_slice(&v);
     }
 }
 
