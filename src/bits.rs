@@ -197,8 +197,8 @@ mod byte_tests {
 /// The XY inner loop of the search: appends to `out` every index pair
 /// `(i, j)` with `xs[i] & ys[j]` zero in all `W` words, Y taken in blocks
 /// of `chunk` so that a block stays in cache while every X passes over it.
-/// With `W = 4` and AVX2 (detected at run time) one 256-bit test per pair;
-/// otherwise [`zero_and_pairs_scalar`].
+/// With `W = 4` and AVX2, or `W = 2` and SSE4.1 (detected at run time),
+/// one 256-bit or 128-bit test per pair; otherwise [`zero_and_pairs_scalar`].
 pub fn zero_and_pairs<const W: usize>(
     xs: &[[u64; W]],
     ys: &[[u64; W]],
@@ -211,6 +211,14 @@ pub fn zero_and_pairs<const W: usize>(
         let ys4: &[[u64; 4]] = ys.as_flattened().as_chunks::<4>().0;
         // SAFETY: AVX2 is present (checked just above).
         unsafe { zero_and_pairs_avx2(xs4, ys4, chunk, out) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if W == 2 && std::arch::is_x86_feature_detected!("sse4.1") {
+        let xs2: &[[u64; 2]] = xs.as_flattened().as_chunks::<2>().0;
+        let ys2: &[[u64; 2]] = ys.as_flattened().as_chunks::<2>().0;
+        // SAFETY: SSE4.1 is present (checked just above).
+        unsafe { zero_and_pairs_sse41(xs2, ys2, chunk, out) };
         return;
     }
     zero_and_pairs_scalar(xs, ys, chunk, out)
@@ -252,6 +260,26 @@ fn zero_and_pairs_avx2(xs: &[[u64; 4]], ys: &[[u64; 4]], chunk: usize, out: &mut
                 // SAFETY: as above.
                 let vb = unsafe { _mm256_loadu_si256(b.as_ptr() as *const __m256i) };
                 if _mm256_testz_si256(va, vb) != 0 {
+                    out.push((i as u32, base + j as u32));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse4.1")]
+fn zero_and_pairs_sse41(xs: &[[u64; 2]], ys: &[[u64; 2]], chunk: usize, out: &mut Vec<(u32, u32)>) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_testz_si128};
+    for (block, ys) in ys.chunks(chunk.max(1)).enumerate() {
+        let base = (block * chunk) as u32;
+        for (i, a) in xs.iter().enumerate() {
+            // SAFETY: [u64; 2] is 16 readable bytes; loadu needs no alignment.
+            let va = unsafe { _mm_loadu_si128(a.as_ptr() as *const __m128i) };
+            for (j, b) in ys.iter().enumerate() {
+                // SAFETY: as above.
+                let vb = unsafe { _mm_loadu_si128(b.as_ptr() as *const __m128i) };
+                if _mm_testz_si128(va, vb) != 0 {
                     out.push((i as u32, base + j as u32));
                 }
             }

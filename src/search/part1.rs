@@ -356,7 +356,7 @@ impl ChoiceState {
         let tested = match words {
             1 => self.collect_survivors::<1>(xrest, yrest),
             2 => self.collect_survivors::<2>(xrest, yrest),
-            3 => self.collect_survivors::<3>(xrest, yrest),
+            // Three words go in four: the 256-bit test is cheaper.
             _ => self.collect_survivors::<4>(xrest, yrest),
         };
         self.stats.xy_tested += tested;
