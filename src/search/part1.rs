@@ -51,6 +51,8 @@ pub struct ChoiceState {
     gua_socket: Vec<u8>,
     /// The band-3 part of each socket.
     socket_t: Vec<Mask27>,
+    /// The [`MiniRowBound::bit`] of each socket's T.
+    socket_bit: Vec<u64>,
     /// For each socket, the other sockets whose T lies inside its T.
     socket_dom: Vec<Sockets>,
     /// UAs inside band 3.
@@ -92,7 +94,7 @@ pub struct ChoiceState {
     /// Words of GUA bits in this X slice.
     gwords: usize,
     /// Per cell of bands 1+2: the GUA bits whose set the cell hits.
-    ghit: Vec<u64>,
+    ghit: Vec<[u64; MAX_GUA_WORDS]>,
     /// Per X of the slice: the GUA bits it misses.
     gx: Vec<u64>,
     /// The GUA bits every X of the slice misses.
@@ -122,6 +124,7 @@ impl ChoiceState {
             guas: Vec::new(),
             gua_socket: Vec::new(),
             socket_t: Vec::new(),
+            socket_bit: Vec::new(),
             socket_dom: Vec::new(),
             band3_uas,
             gua_index: Default::default(),
@@ -175,6 +178,7 @@ impl ChoiceState {
                 }
             }
             self.socket_t.push(g.t);
+            self.socket_bit.push(MiniRowBound::bit(g.t));
             self.socket_dom.push(dom);
             for c in cells27(g.t) {
                 self.cell_sockets[c] |= 1 << socket;
@@ -272,22 +276,22 @@ impl ChoiceState {
         let gwords = self.guas_x.len().div_ceil(64).max(1);
         self.gwords = gwords;
         self.ghit.clear();
-        self.ghit.resize(54 * gwords, 0);
+        self.ghit.resize(54, [0; MAX_GUA_WORDS]);
         for (k, &(s, _)) in self.guas_x.iter().enumerate() {
             let mut cells = s;
             while cells != 0 {
                 let c = cells.trailing_zeros() as usize;
-                self.ghit[c * gwords + k / 64] |= 1 << (k % 64);
+                self.ghit[c][k / 64] |= 1 << (k % 64);
                 cells &= cells - 1;
             }
         }
         let all = all_bits::<MAX_GUA_WORDS>(self.guas_x.len());
         self.gx.clear();
         for &set in xrest {
-            let hit = hit_bits(&self.ghit, gwords, set as u64);
+            let hit = hit_bits(&self.ghit, set as u64);
             self.gx.extend((0..gwords).map(|w| all[w] & !hit[w]));
         }
-        let hit = hit_bits(&self.ghit, gwords, xlive);
+        let hit = hit_bits(&self.ghit, xlive);
         self.gx_all = std::array::from_fn(|w| all[w] & !hit[w]);
         true
     }
@@ -337,7 +341,7 @@ impl ChoiceState {
         // Sockets open for every XY of the step: GUAs no cell of the step hits.
         let gwords = self.gwords;
         let ycells = (ypair as u64 | ylive_band) << 27;
-        let yhit = hit_bits(&self.ghit, gwords, ycells);
+        let yhit = hit_bits(&self.ghit, ycells);
         let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| self.gx_all[w] & !yhit[w]);
         let forced = self.forced_x | self.sockets_of(&missed[..gwords]);
         if !self.band3_can_take(forced, z) {
@@ -371,7 +375,7 @@ impl ChoiceState {
                 self.xsel[i as usize] as usize,
                 self.ysel[j as usize] as usize,
             );
-            let yhit = hit_bits(&self.ghit, gwords, ((ypair | yrest[j]) as u64) << 27);
+            let yhit = hit_bits(&self.ghit, ((ypair | yrest[j]) as u64) << 27);
             let gx = &self.gx[i * gwords..i * gwords + gwords];
             let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| {
                 if w < gwords {
@@ -443,7 +447,7 @@ impl ChoiceState {
             if open & self.socket_dom[s] != 0 {
                 key &= !(1 << s);
             } else {
-                bound.add(self.socket_t[s]);
+                bound.add_bit(self.socket_bit[s]);
             }
         }
         let open = key;
@@ -603,30 +607,44 @@ impl StepSets {
 /// needs add up; the need of one mini-row comes from [`MIN_HIT`].
 #[derive(Default)]
 pub(super) struct MiniRowBound {
-    /// Per mini-row: bit s - 1 set when the 3-bit cell subset s occurs.
-    family: [u8; 9],
+    /// Seven bits per mini-row r (bits 7r..7r + 7): bit s - 1 set when
+    /// the 3-bit cell subset s occurs.
+    family: u64,
 }
 
 impl MiniRowBound {
-    /// Counts `t` if it lies inside one mini-row (empty sets are ignored).
+    /// The family bit of `t` if it lies inside one mini-row, else 0.
     #[inline]
-    pub(super) fn add(&mut self, t: Mask27) {
+    pub(super) fn bit(t: Mask27) -> u64 {
         if t == 0 {
-            return;
+            return 0;
         }
         let first = t.trailing_zeros() as usize;
         let base = MINIROW_BASE[first] as usize;
         let local = (t >> base) & 0b111;
         if local << base == t {
-            self.family[MINIROW_OF[first] as usize] |= 1 << (local - 1);
+            1 << (7 * MINIROW_OF[first] as usize + local as usize - 1)
+        } else {
+            0
         }
+    }
+
+    /// Counts `t` if it lies inside one mini-row (empty sets are ignored).
+    #[inline]
+    pub(super) fn add(&mut self, t: Mask27) {
+        self.family |= Self::bit(t);
+    }
+
+    /// Counts a set by its [`Self::bit`].
+    #[inline]
+    pub(super) fn add_bit(&mut self, bit: u64) {
+        self.family |= bit;
     }
 
     #[inline]
     pub(super) fn clues(&self) -> usize {
-        self.family
-            .iter()
-            .map(|&f| MIN_HIT[f as usize] as usize)
+        (0..9)
+            .map(|r| MIN_HIT[(self.family >> (7 * r)) as usize & 0x7f] as usize)
             .sum()
     }
 }
@@ -640,15 +658,15 @@ fn all_bits<const W: usize>(n: usize) -> [u64; W] {
     })
 }
 
-/// The OR of the rows of `table` (`words` per cell) over the cells of `cells`.
+/// The OR of the rows of `table` (one per cell) over the cells of `cells`.
 #[inline]
-fn hit_bits(table: &[u64], words: usize, cells: Mask54) -> [u64; MAX_GUA_WORDS] {
+fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54) -> [u64; MAX_GUA_WORDS] {
     let mut out = [0u64; MAX_GUA_WORDS];
     let mut cells = cells;
     while cells != 0 {
-        let c = cells.trailing_zeros() as usize;
-        for w in 0..words {
-            out[w] |= table[c * words + w];
+        let row = &table[cells.trailing_zeros() as usize];
+        for w in 0..MAX_GUA_WORDS {
+            out[w] |= row[w];
         }
         cells &= cells - 1;
     }
