@@ -769,6 +769,24 @@ pub(super) fn hitting_set(
     excluded: Mask27,
     left: usize,
 ) -> Option<Mask27> {
+    if left <= 1 {
+        // One cell left (or none): it must lie in every unhit set.
+        let (mut common, mut unhit) = (!excluded, false);
+        for &t in required {
+            if t & clues == 0 {
+                common &= t;
+                unhit = true;
+                if common == 0 || left == 0 {
+                    return None;
+                }
+            }
+        }
+        return Some(if unhit {
+            clues | (common & common.wrapping_neg())
+        } else {
+            clues
+        });
+    }
     let (mut best, mut best_len) = (0, u32::MAX);
     let (mut union, mut disjoint) = (0, 0);
     let mut bound = MiniRowBound::default();
