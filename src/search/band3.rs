@@ -247,7 +247,7 @@ impl ChoiceState {
                     return;
                 }
                 if s == 0 {
-                    self.band3_uas.push(t);
+                    self.add_band3_ua(t);
                 } else {
                     self.add_gua(Gua { s, t });
                 }

@@ -57,6 +57,9 @@ pub struct ChoiceState {
     socket_dom: Vec<Sockets>,
     /// UAs inside band 3.
     pub band3_uas: Vec<Mask27>,
+    /// For each band-3 UA, the sockets whose T lies inside it: with one of
+    /// them open the UA is hit anyway.
+    band3_holds: Vec<Sockets>,
     /// Every GUA, indexed by cell for part 2.
     pub(super) gua_index: super::band3::GuaIndex,
     pub config: SearchConfig,
@@ -126,6 +129,7 @@ impl ChoiceState {
             socket_t: Vec::new(),
             socket_bit: Vec::new(),
             socket_dom: Vec::new(),
+            band3_holds: vec![0; band3_uas.len()],
             band3_uas,
             gua_index: Default::default(),
             config,
@@ -183,6 +187,11 @@ impl ChoiceState {
             for c in cells27(g.t) {
                 self.cell_sockets[c] |= 1 << socket;
             }
+            for (holds, &u) in self.band3_holds.iter_mut().zip(&self.band3_uas) {
+                if g.t & !u == 0 {
+                    *holds |= 1 << socket;
+                }
+            }
         }
         // Smallest bands-1+2 part first: those are missed most often, so
         // they take the step's bits first.
@@ -191,6 +200,15 @@ impl ChoiceState {
         self.guas.insert(at, g);
         self.gua_socket.insert(at, socket as u8);
         self.slice_stale = true;
+    }
+
+    /// Adds a UA inside band 3.
+    pub(super) fn add_band3_ua(&mut self, t: Mask27) {
+        let holds = (0..self.socket_t.len())
+            .filter(|&k| self.socket_t[k] & !t == 0)
+            .fold(0, |m, k| m | 1 << k);
+        self.band3_uas.push(t);
+        self.band3_holds.push(holds);
     }
 
     /// Searches one row of the plan: X of `xsets.size` clues in band 1, Y of
@@ -476,7 +494,13 @@ impl ChoiceState {
             required.push(self.socket_t[sockets.trailing_zeros() as usize]);
             sockets &= sockets - 1;
         }
-        required.extend_from_slice(&self.band3_uas);
+        required.extend(
+            self.band3_uas
+                .iter()
+                .zip(&self.band3_holds)
+                .filter(|&(_, &holds)| holds & open == 0)
+                .map(|(&u, _)| u),
+        );
         let found = hitting_set(&required, 0, 0, z);
         self.band3.scratch = required;
         let answer = found.is_some();
