@@ -372,14 +372,24 @@ impl ChoiceState {
             self.stats.dead_steps += 1;
             return;
         }
+        // Only the cells of the chosen X and Y can hit anything: the kept
+        // sets shrink to them (fewer cells to scatter), and one left empty
+        // kills the step.
+        let xused = self.xsel.iter().fold(0, |m, &i| m | xrest[i as usize]);
+        let yused = self.ysel.iter().fold(0, |m, &j| m | yrest[j as usize]);
+        let used = xused as u64 | (yused as u64) << 27;
+        if self.must.kept.iter().any(|&u| u & used == 0) {
+            self.stats.dead_steps += 1;
+            return;
+        }
         let words = self.must.kept.len().div_ceil(64).max(1);
         self.vx.clear();
         self.vy.clear();
         let tested = match words {
-            1 => self.collect_survivors::<1>(xrest, yrest),
-            2 => self.collect_survivors::<2>(xrest, yrest),
+            1 => self.collect_survivors::<1>(xrest, yrest, used),
+            2 => self.collect_survivors::<2>(xrest, yrest, used),
             // Three words go in four: the 256-bit test is cheaper.
-            _ => self.collect_survivors::<4>(xrest, yrest),
+            _ => self.collect_survivors::<4>(xrest, yrest, used),
         };
         self.stats.xy_tested += tested;
         self.stats.survivors += self.survivors.len() as u64;
@@ -431,10 +441,15 @@ impl ChoiceState {
     /// The XY inner loop of one step with `W`-word UA vectors: fills
     /// `survivors` with every (x, y) index pair whose vectors AND to zero,
     /// and returns the number of pairs tested.
-    fn collect_survivors<const W: usize>(&mut self, xrest: &[Mask27], yrest: &[Mask27]) -> u64 {
+    fn collect_survivors<const W: usize>(
+        &mut self,
+        xrest: &[Mask27],
+        yrest: &[Mask27],
+        used: Mask54,
+    ) -> u64 {
         let xs = self.xsel.iter().map(|&i| xrest[i as usize]);
         let ys = self.ysel.iter().map(|&j| yrest[j as usize]);
-        build_vectors::<W>(&self.must.kept, xs, ys, &mut self.vx, &mut self.vy);
+        build_vectors::<W>(&self.must.kept, used, xs, ys, &mut self.vx, &mut self.vy);
         self.survivors.clear();
         let vx: &[[u64; W]] = self.vx.as_chunks::<W>().0;
         let vy: &[[u64; W]] = self.vy.as_chunks::<W>().0;
@@ -699,9 +714,11 @@ fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54) -> [u64; MAX_GUA_WORD
 
 /// Builds the `W`-word step vectors of `sets` (at most 64 `W` of them;
 /// bits = sets, a cell's vector has bit i set when the cell misses set i)
-/// for every X and Y.
+/// for every X and Y; only the cells of `used` (every cell of the X and Y)
+/// get their rows right.
 fn build_vectors<const W: usize>(
     sets: &[Mask54],
+    used: Mask54,
     xrest: impl Iterator<Item = Mask27>,
     yrest: impl Iterator<Item = Mask27>,
     vx: &mut Vec<u64>,
@@ -711,7 +728,7 @@ fn build_vectors<const W: usize>(
     let all = all_bits::<W>(sets.len());
     let mut not_hit = [all; 54];
     for (i, &u) in sets.iter().enumerate() {
-        let mut cells = u;
+        let mut cells = u & used;
         while cells != 0 {
             let c = cells.trailing_zeros() as usize;
             not_hit[c][i / 64] &= !(1 << (i % 64));
