@@ -131,6 +131,8 @@ pub struct Band3Buffers {
     required: Vec<Mask27>,
     /// Scratch list for feasibility checks.
     pub scratch: Vec<Mask27>,
+    /// Scratch space of the hitting-set search.
+    pub arena: Vec<Mask27>,
     /// Scratch bits for the GUA index.
     hit: Vec<u64>,
     seen: Vec<u64>,
@@ -169,7 +171,8 @@ impl ChoiceState {
             }
         }
         required.truncate(kept);
-        let feasible = bound.clues() <= z && super::part1::can_hit(&required, 0, 0, z);
+        let feasible =
+            bound.clues() <= z && super::part1::can_hit(&required, 0, 0, z, &mut self.band3.arena);
         self.band3.required = required;
         feasible
     }

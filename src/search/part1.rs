@@ -516,7 +516,7 @@ impl ChoiceState {
                 .filter(|&(_, &holds)| holds & open == 0)
                 .map(|(&u, _)| u),
         );
-        let found = hitting_set(&required, 0, 0, z);
+        let found = hitting_set(&required, 0, 0, z, &mut self.band3.arena);
         self.band3.scratch = required;
         let answer = found.is_some();
         if let Some(clues) = found {
@@ -791,15 +791,22 @@ fn disjoint_sets_exceed(socket_t: &[Mask27], open: Sockets, z: usize) -> bool {
 }
 
 /// Whether some set of at most `left` more cells, added to `clues` and
-/// avoiding `excluded`, hits every set of `required`.
+/// avoiding `excluded`, hits every set of `required` (`arena` is scratch
+/// space).
 ///
 /// Branches on the unhit set with the fewest cells left, and gives up as
 /// soon as a lower bound on the clues still needed exceeds `left`: the
 /// larger of the number of pairwise disjoint unhit sets (greedy) and the
 /// exact need of the unhit sets that lie inside one mini-row each (the
 /// mini-rows are disjoint, so their needs add up).
-pub(super) fn can_hit(required: &[Mask27], clues: Mask27, excluded: Mask27, left: usize) -> bool {
-    hitting_set(required, clues, excluded, left).is_some()
+pub(super) fn can_hit(
+    required: &[Mask27],
+    clues: Mask27,
+    excluded: Mask27,
+    left: usize,
+    arena: &mut Vec<Mask27>,
+) -> bool {
+    hitting_set(required, clues, excluded, left, arena).is_some()
 }
 
 /// [`can_hit`] with the set found: `clues` and at most `left` more cells
@@ -809,61 +816,103 @@ pub(super) fn hitting_set(
     clues: Mask27,
     excluded: Mask27,
     left: usize,
+    arena: &mut Vec<Mask27>,
 ) -> Option<Mask27> {
+    // The unhit sets, cut to the cells still allowed; each node of the
+    // search writes its children's (shorter) lists after its own.
+    arena.clear();
+    for &t in required {
+        if t & clues == 0 {
+            let avail = t & !excluded;
+            if avail == 0 {
+                return None;
+            }
+            arena.push(avail);
+        }
+    }
+    let len = arena.len();
+    arena.resize(len * (left + 1).max(1), 0);
+    hit_node(arena, len, clues, left)
+}
+
+/// One node of [`hitting_set`]: `arena[..len]` holds the unhit sets (cut to
+/// the cells allowed, none empty), the rest is room for the children.
+fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Option<Mask27> {
+    let (list, rest) = arena.split_at_mut(len);
+    if list.is_empty() {
+        return Some(clues);
+    }
     if left <= 1 {
         // One cell left (or none): it must lie in every unhit set.
-        let (mut common, mut unhit) = (!excluded, false);
-        for &t in required {
-            if t & clues == 0 {
-                common &= t;
-                unhit = true;
-                if common == 0 || left == 0 {
-                    return None;
-                }
-            }
-        }
-        return Some(if unhit {
-            clues | (common & common.wrapping_neg())
-        } else {
-            clues
-        });
+        let common = list.iter().fold(!0, |m, &t| m & t);
+        return (left == 1 && common != 0).then(|| clues | (common & common.wrapping_neg()));
     }
     let (mut best, mut best_len) = (0, u32::MAX);
     let (mut union, mut disjoint) = (0, 0);
     let mut bound = MiniRowBound::default();
-    for &t in required {
-        if t & clues != 0 {
-            continue;
-        }
-        let avail = t & !excluded;
-        if avail & union == 0 {
-            if avail == 0 || disjoint == left {
+    for &t in list.iter() {
+        if t & union == 0 {
+            if disjoint == left {
                 return None;
             }
-            union |= avail;
+            union |= t;
             disjoint += 1;
         }
-        bound.add(avail);
-        let len = avail.count_ones();
-        if len < best_len {
-            (best, best_len) = (avail, len);
+        let len = t.count_ones();
+        if len <= 3 {
+            bound.add(t);
         }
-    }
-    if best_len == u32::MAX {
-        return Some(clues);
+        if len < best_len {
+            (best, best_len) = (t, len);
+        }
     }
     if bound.clues() > left {
         return None;
     }
-    let mut excluded = excluded;
+    let mut excluded = 0;
     let mut branch = best;
     while branch != 0 {
         let cell = branch & branch.wrapping_neg();
-        if let Some(found) = hitting_set(required, clues | cell, excluded, left - 1) {
+        branch &= branch - 1;
+        if left == 2 {
+            // One cell left after this one: it must lie in every set this
+            // cell misses (no list for the child).
+            let (mut common, mut unhit) = (!0, false);
+            for &t in list.iter() {
+                if t & cell == 0 {
+                    let avail = t & !excluded;
+                    if avail == 0 {
+                        return None;
+                    }
+                    common &= avail;
+                    unhit = true;
+                }
+            }
+            if !unhit {
+                return Some(clues | cell);
+            }
+            if common != 0 {
+                return Some(clues | cell | (common & common.wrapping_neg()));
+            }
+            excluded |= cell;
+            continue;
+        }
+        let mut n = 0;
+        for &t in list.iter() {
+            if t & cell == 0 {
+                let avail = t & !excluded;
+                if avail == 0 {
+                    // Unhit here and in every later branch.
+                    return None;
+                }
+                rest[n] = avail;
+                n += 1;
+            }
+        }
+        if let Some(found) = hit_node(rest, n, clues | cell, left - 1) {
             return Some(found);
         }
         excluded |= cell;
-        branch &= branch - 1;
     }
     None
 }
@@ -977,11 +1026,11 @@ mod can_hit_tests {
                 left,
             );
             assert_eq!(
-                can_hit(&required, clues, excluded, left),
+                can_hit(&required, clues, excluded, left, &mut Vec::new()),
                 expected,
                 "{required:x?} clues {clues:#x} excluded {excluded:#x} left {left}"
             );
-            if let Some(set) = hitting_set(&required, clues, excluded, left) {
+            if let Some(set) = hitting_set(&required, clues, excluded, left, &mut Vec::new()) {
                 assert!(required.iter().all(|&t| t & set != 0));
                 assert_eq!(set & clues, clues);
                 assert_eq!(set & excluded, 0);
