@@ -98,8 +98,6 @@ pub struct ChoiceState {
     gwords: usize,
     /// Per cell of bands 1+2: the GUA bits whose set the cell hits.
     ghit: Vec<[u64; MAX_GUA_WORDS]>,
-    /// Per X of the slice: the GUA bits it misses.
-    gx: Vec<u64>,
     /// The GUA bits every X of the slice misses.
     gx_all: [u64; MAX_GUA_WORDS],
     /// The sets XY must hit in the current step.
@@ -148,7 +146,6 @@ impl ChoiceState {
             slice_stale: false,
             gwords: 1,
             ghit: Vec::new(),
-            gx: Vec::new(),
             gx_all: [0; MAX_GUA_WORDS],
             must: StepSets::default(),
             xsel: Vec::new(),
@@ -220,14 +217,14 @@ impl ChoiceState {
         let start = std::time::Instant::now();
         for xs in &xsets.slices {
             let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
-            if !self.prepare_x_slice(xs.pair, xs.live, xrest) {
+            if !self.prepare_x_slice(xs.pair, xs.live) {
                 self.stats.dead_steps += ysets.slices.len() as u64;
                 continue;
             }
             for (k, ys) in ysets.slices.iter().enumerate() {
                 // Fresh sets found by the last step's checks join the
                 // slice's UAs and GUA bits before the next step.
-                if self.slice_stale && !self.prepare_x_slice(xs.pair, xs.live, xrest) {
+                if self.slice_stale && !self.prepare_x_slice(xs.pair, xs.live) {
                     self.stats.dead_steps += (ysets.slices.len() - k) as u64;
                     break;
                 }
@@ -256,7 +253,7 @@ impl ChoiceState {
     /// Filters the UAs and GUAs for an X slice with cells `a` and live cells
     /// `live`, and gives the GUAs their bits for the slice; false when a UA
     /// cannot be hit by any X of the slice nor any Y.
-    fn prepare_x_slice(&mut self, a: Mask27, live: Mask27, xrest: &[Mask27]) -> bool {
+    fn prepare_x_slice(&mut self, a: Mask27, live: Mask27) -> bool {
         let xlive = live as u64;
         let (a, live) = (a as u64, xlive | !BAND1);
         self.slice_stale = false;
@@ -304,11 +301,6 @@ impl ChoiceState {
             }
         }
         let all = all_bits::<MAX_GUA_WORDS>(self.guas_x.len());
-        self.gx.clear();
-        for &set in xrest {
-            let hit = hit_bits(&self.ghit, set as u64);
-            self.gx.extend((0..gwords).map(|w| all[w] & !hit[w]));
-        }
         let hit = hit_bits(&self.ghit, xlive);
         self.gx_all = std::array::from_fn(|w| all[w] & !hit[w]);
         true
@@ -403,15 +395,11 @@ impl ChoiceState {
                 self.xsel[i as usize] as usize,
                 self.ysel[j as usize] as usize,
             );
-            let yhit = hit_bits(&self.ghit, ((ypair | yrest[j]) as u64) << 27);
-            let gx = &self.gx[i * gwords..i * gwords + gwords];
-            let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| {
-                if w < gwords {
-                    gx[w] & all[w] & !yhit[w]
-                } else {
-                    0
-                }
-            });
+            // The GUA bits XY misses (those of the X pair are not in the
+            // slice's list).
+            let cells = xrest[i] as u64 | ((ypair | yrest[j]) as u64) << 27;
+            let hit = hit_bits(&self.ghit, cells);
+            let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| all[w] & !hit[w]);
             let open = forced | self.sockets_of(&missed[..gwords]);
             if !self.band3_can_take(open, z) {
                 self.stats.band3_dead += 1;
