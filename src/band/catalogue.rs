@@ -7,11 +7,14 @@
 //! of a band is the smallest of the 7,776 results, compared as 27-digit
 //! strings; the catalogue lists the minlex forms in increasing order.
 //!
-//! The catalogue is generated, never pasted: every band whose first row is
-//! `123456789` is visited in increasing order (2,612,736 of them); the first
-//! one not yet seen is the minlex form of a new class, and its whole class (at
-//! most 7,776 bands) is marked seen in a bitmap. Along the way the cell maps
-//! that take a minlex band to itself are its automorphisms.
+//! The catalogue is generated, never pasted by hand: [`BandCatalogue::generate`]
+//! visits every band whose first row is `123456789` in increasing order
+//! (2,612,736 of them); the first one not yet seen is the minlex form of a
+//! new class, and its whole class (at most 7,776 bands) is marked seen in a
+//! bitmap. That takes about 0.3 s, so its output, the 416 minlex bands, is
+//! committed as `data/bands416.txt` (a test regenerates it and compares), and
+//! [`BandCatalogue::new`] reads that list. The automorphisms of each band
+//! (the cell maps that take it to itself) are computed either way.
 //!
 //! A transform is described by the [`BandId`] convention: `cells[i]` is the
 //! cell of the target band that catalogue cell `i` maps to, and
@@ -86,9 +89,39 @@ impl Default for BandCatalogue {
     }
 }
 
+/// The 416 minlex bands in minlex order, one per line: the output of
+/// [`BandCatalogue::generate`] (the test `committed_list_is_generated`
+/// checks it).
+const MINLEX_BANDS: &str = include_str!("../../data/bands416.txt");
+
 impl BandCatalogue {
-    /// Generates the catalogue (about a tenth of a second in release).
+    /// The catalogue from the committed list of minlex bands, with the
+    /// automorphisms of each (a few milliseconds).
     pub fn new() -> BandCatalogue {
+        let column_orders = column_orders();
+        let bands: Vec<Band> = MINLEX_BANDS
+            .lines()
+            .map(|line| super::parse_band(line).expect("data/bands416.txt holds valid bands"))
+            .collect();
+        assert_eq!(
+            bands.len(),
+            416,
+            "data/bands416.txt holds the 416 minlex bands"
+        );
+        let automorphisms = bands
+            .iter()
+            .map(|band| automorphisms_of(band, &column_orders))
+            .collect();
+        BandCatalogue {
+            bands,
+            automorphisms,
+            column_orders,
+        }
+    }
+
+    /// Generates the catalogue from scratch (about 0.3 s in release): the
+    /// oracle of the committed list that [`Self::new`] reads.
+    pub fn generate() -> BandCatalogue {
         let column_orders = column_orders();
         let mut seen = vec![0u64; (362_880 * 216usize).div_ceil(64)];
         let mut bands = Vec::new();
@@ -225,6 +258,38 @@ impl BandCatalogue {
         }
         (best, best_rows, best_cols, best_label)
     }
+}
+
+/// The transforms that take a band with first row `123456789` to itself,
+/// in the order [`BandCatalogue::generate`] meets them (the identity first).
+fn automorphisms_of(band: &Band, column_orders: &[[u8; 9]]) -> Vec<Automorphism> {
+    let mut autos = Vec::new();
+    for rows in &ORDERS3 {
+        let top = 9 * rows[0] as usize;
+        for cols in column_orders {
+            let mut label = [0u8; 10];
+            for (j, &c) in cols.iter().enumerate() {
+                label[band[top + c as usize] as usize] = j as u8 + 1;
+            }
+            // Row 0 of the image reads 123456789 like the band's: compare
+            // rows 1 and 2, stopping at the first difference.
+            let same = (1..3).all(|r| {
+                let source = 9 * rows[r] as usize;
+                (0..9).all(|j| label[band[source + cols[j] as usize] as usize] == band[9 * r + j])
+            });
+            if same {
+                let mut digits = [0u8; 10];
+                for (j, &c) in cols.iter().enumerate() {
+                    digits[j + 1] = band[top + c as usize];
+                }
+                autos.push(Automorphism {
+                    cells: cell_map(rows, cols),
+                    digits,
+                });
+            }
+        }
+    }
+    autos
 }
 
 /// The 1,296 column orders that keep each stack's columns together.
@@ -377,6 +442,22 @@ mod tests {
         }
         let first = parse_band("123456789456789123789123456").unwrap();
         assert_eq!(*catalogue.band(0), first);
+    }
+
+    #[test]
+    fn committed_list_is_generated() {
+        // The oracle: the brute-force generation. Same bands, same
+        // automorphisms in the same order.
+        let generated = BandCatalogue::generate();
+        let committed = BandCatalogue::new();
+        assert_eq!(generated.bands(), committed.bands());
+        for i in 0..generated.len() {
+            assert_eq!(
+                generated.automorphisms(i),
+                committed.automorphisms(i),
+                "band {i}"
+            );
+        }
     }
 
     #[test]
