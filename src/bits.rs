@@ -194,6 +194,53 @@ mod byte_tests {
     }
 }
 
+/// Transposes a 64 × 64 bit matrix in place: afterwards bit k of `m[c]` is
+/// what bit c of `m[k]` was. Six rounds of block swaps (32-bit blocks, then
+/// 16, ..., 1), no memory traffic beyond the 64 words.
+pub fn transpose64(m: &mut [u64; 64]) {
+    const MASKS: [u64; 6] = [
+        0x0000_0000_ffff_ffff,
+        0x0000_ffff_0000_ffff,
+        0x00ff_00ff_00ff_00ff,
+        0x0f0f_0f0f_0f0f_0f0f,
+        0x3333_3333_3333_3333,
+        0x5555_5555_5555_5555,
+    ];
+    for (round, &mask) in MASKS.iter().enumerate() {
+        let j = 32 >> round;
+        for block in m.chunks_exact_mut(2 * j) {
+            // Swap the high j-bit halves of the first j rows' blocks with
+            // the low halves of the next j rows'.
+            let (low, high) = block.split_at_mut(j);
+            for (a, b) in low.iter_mut().zip(high.iter_mut()) {
+                let t = ((*a >> j) ^ *b) & mask;
+                *a ^= t << j;
+                *b ^= t;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod transpose_tests {
+    #[test]
+    fn transpose64_matches_the_definition() {
+        let mut rng = fastrand::Rng::with_seed(64);
+        for _ in 0..50 {
+            let m: [u64; 64] = std::array::from_fn(|_| rng.u64(..) & rng.u64(..));
+            let mut t = m;
+            super::transpose64(&mut t);
+            for k in 0..64 {
+                for c in 0..64 {
+                    assert_eq!(t[c] >> k & 1, m[k] >> c & 1, "row {k} column {c}");
+                }
+            }
+            super::transpose64(&mut t);
+            assert_eq!(t, m);
+        }
+    }
+}
+
 /// The XY inner loop of the search: appends to `out` every index pair
 /// `(i, j)` with `xs[i] & ys[j]` zero in all `W` words, Y taken in blocks
 /// of `chunk` so that a block stays in cache while every X passes over it.

@@ -715,12 +715,16 @@ fn build_vectors<const W: usize>(
     debug_assert!(sets.len() <= 64 * W);
     let all = all_bits::<W>(sets.len());
     let mut not_hit = [all; 54];
-    for (i, &u) in sets.iter().enumerate() {
-        let mut cells = u & used;
-        while cells != 0 {
-            let c = cells.trailing_zeros() as usize;
-            not_hit[c][i / 64] &= !(1 << (i % 64));
-            cells &= cells - 1;
+    // 64 sets at a time: the transpose of their cell masks gives, per cell,
+    // the sets that hold it.
+    for (w, group) in sets.chunks(64).enumerate() {
+        let mut m = [0u64; 64];
+        for (row, &u) in m.iter_mut().zip(group) {
+            *row = u & used;
+        }
+        crate::bits::transpose64(&mut m);
+        for (row, &holders) in not_hit.iter_mut().zip(&m) {
+            row[w] &= !holders;
         }
     }
     fill_vectors(&not_hit[..27], all, xrest, vx);
