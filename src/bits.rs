@@ -230,9 +230,9 @@ mod transpose_tests {
             let m: [u64; 64] = std::array::from_fn(|_| rng.u64(..) & rng.u64(..));
             let mut t = m;
             super::transpose64(&mut t);
-            for k in 0..64 {
-                for c in 0..64 {
-                    assert_eq!(t[c] >> k & 1, m[k] >> c & 1, "row {k} column {c}");
+            for (k, &row) in m.iter().enumerate() {
+                for (c, &column) in t.iter().enumerate() {
+                    assert_eq!(column >> k & 1, row >> c & 1, "row {k} column {c}");
                 }
             }
             super::transpose64(&mut t);
