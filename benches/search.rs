@@ -7,7 +7,8 @@
 //!   puzzle of data/known17.txt.
 //! - `xy_inner_loop/*`: the XY inner loop alone on the vectors of a real
 //!   step (the step with the most pairs of the first row of random grid 1),
-//!   with the run-time dispatch (AVX2 where present) and the scalar form.
+//!   with the run-time dispatch (AVX-512F or AVX2 where present) and the
+//!   scalar form.
 //! - `band3/*`: band 3 and the final checks for the bands-1+2 part of a known
 //!   17 (harvest excluded).
 //! - `final_check/*`: the uniqueness check of one 17-clue puzzle against its

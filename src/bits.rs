@@ -244,14 +244,23 @@ mod transpose_tests {
 /// The XY inner loop of the search: appends to `out` every index pair
 /// `(i, j)` with `xs[i] & ys[j]` zero in all `W` words, Y taken in blocks
 /// of `chunk` so that a block stays in cache while every X passes over it.
-/// With `W = 4` and AVX2, or `W = 2` and SSE4.1 (detected at run time),
-/// one 256-bit or 128-bit test per pair; otherwise [`zero_and_pairs_scalar`].
+/// With `W = 4` and AVX-512F, one 512-bit test for two pairs; with `W = 4`
+/// and AVX2, or `W = 2` and SSE4.1, one 256-bit or 128-bit test per pair
+/// (all detected at run time); otherwise [`zero_and_pairs_scalar`].
 pub fn zero_and_pairs<const W: usize>(
     xs: &[[u64; W]],
     ys: &[[u64; W]],
     chunk: usize,
     out: &mut Vec<(u32, u32)>,
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if W == 4 && std::arch::is_x86_feature_detected!("avx512f") {
+        let xs4: &[[u64; 4]] = xs.as_flattened().as_chunks::<4>().0;
+        let ys4: &[[u64; 4]] = ys.as_flattened().as_chunks::<4>().0;
+        // SAFETY: AVX-512F is present (checked just above).
+        unsafe { zero_and_pairs_avx512(xs4, ys4, chunk, out) };
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if W == 4 && std::arch::is_x86_feature_detected!("avx2") {
         let xs4: &[[u64; 4]] = xs.as_flattened().as_chunks::<4>().0;
@@ -289,6 +298,51 @@ pub fn zero_and_pairs_scalar<const W: usize>(
                 if acc == 0 {
                     out.push((i as u32, base + j as u32));
                 }
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn zero_and_pairs_avx512(
+    xs: &[[u64; 4]],
+    ys: &[[u64; 4]],
+    chunk: usize,
+    out: &mut Vec<(u32, u32)>,
+) {
+    use std::arch::x86_64::{
+        __m256i, __m512i, _mm256_loadu_si256, _mm512_broadcast_i64x4, _mm512_loadu_si512,
+        _mm512_test_epi64_mask,
+    };
+    // Blocks of an even size, so that Y pairs never straddle two blocks.
+    let chunk = chunk.max(2) & !1;
+    for (block, ys) in ys.chunks(chunk).enumerate() {
+        let base = (block * chunk) as u32;
+        let (twos, last) = ys.as_chunks::<2>();
+        for (i, a) in xs.iter().enumerate() {
+            // SAFETY: [u64; 4] is 32 readable bytes; loadu needs no alignment.
+            let va =
+                _mm512_broadcast_i64x4(unsafe { _mm256_loadu_si256(a.as_ptr() as *const __m256i) });
+            for (p, b) in twos.iter().enumerate() {
+                // SAFETY: two [u64; 4] are 64 readable bytes.
+                let vb = unsafe { _mm512_loadu_si512(b.as_ptr() as *const __m512i) };
+                // Bit k: word k of the two ANDs is not zero.
+                let nonzero = _mm512_test_epi64_mask(va, vb);
+                if nonzero & 0x0f == 0 || nonzero & 0xf0 == 0 {
+                    let j = base + 2 * p as u32;
+                    if nonzero & 0x0f == 0 {
+                        out.push((i as u32, j));
+                    }
+                    if nonzero & 0xf0 == 0 {
+                        out.push((i as u32, j + 1));
+                    }
+                }
+            }
+            if let [b] = last
+                && (0..4).all(|w| a[w] & b[w] == 0)
+            {
+                out.push((i as u32, base + 2 * twos.len() as u32));
             }
         }
     }
