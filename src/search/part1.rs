@@ -76,7 +76,10 @@ pub struct ChoiceState {
     /// pairs (for the benches).
     pub record_step: Option<(usize, Vec<u64>, Vec<u64>)>,
     // Buffers reused across steps.
+    /// UAs of bands 1+2 that the X pair misses, cut to the slice's live
+    /// cells: those with band-1 cells left, then those without.
     uas_x: Vec<Mask54>,
+    uas_b2: Vec<Mask54>,
     /// GUAs with a bit in this X slice: bands-1+2 part, socket; grouped
     /// by socket.
     guas_x: Vec<(Mask54, u8)>,
@@ -137,6 +140,7 @@ impl ChoiceState {
             record_valid_xy: None,
             record_step: None,
             uas_x: Vec::new(),
+            uas_b2: Vec::new(),
             guas_x: Vec::new(),
             gend: Vec::new(),
             forced_x: 0,
@@ -258,15 +262,21 @@ impl ChoiceState {
         let (a, live) = (a as u64, xlive | !BAND1);
         self.slice_stale = false;
         self.uas_x.clear();
+        self.uas_b2.clear();
         for &u in &self.ua12 {
             if u & a == 0 {
                 let v = u & live;
                 if v == 0 {
                     return false;
                 }
-                self.uas_x.push(v);
+                if v & BAND1 == 0 {
+                    self.uas_b2.push(v);
+                } else {
+                    self.uas_x.push(v);
+                }
             }
         }
+        self.must.reserve(self.uas_x.len());
         let gua_limit = self.config.gua_limit.min(64 * MAX_GUA_WORDS);
         self.guas_x.clear();
         self.forced_x = 0;
@@ -338,16 +348,20 @@ impl ChoiceState {
         let b = (ypair as u64) << 27;
         let live = ((ylive as u64) << 27) | BAND1;
         let ua_limit = self.config.ua_limit.min(64 * MAX_UA_WORDS);
-        self.must.clear();
-        for &u in &self.uas_x {
-            if u & b != 0 {
-                continue;
-            }
-            if !self.must.file(u & live, ua_limit) {
-                self.stats.dead_steps += 1;
-                return;
+        // Sets without band-1 cells first: one the Y pair misses and no Y
+        // can hit kills the step.
+        self.must.ymust.clear();
+        for &u in &self.uas_b2 {
+            if u & b == 0 {
+                let v = (u & live) >> 27;
+                if v == 0 {
+                    self.stats.dead_steps += 1;
+                    return;
+                }
+                self.must.ymust.push(v as Mask27);
             }
         }
+        self.must.file(&self.uas_x, b, live, ua_limit);
         // Sockets open for every XY of the step: GUAs no cell of the step hits.
         let gwords = self.gwords;
         let ycells = (ypair as u64 | ylive_band) << 27;
@@ -358,7 +372,7 @@ impl ChoiceState {
             self.stats.dead_steps += 1;
             return;
         }
-        select_hitting(xrest, &self.must.xmust, &mut self.xsel);
+        select_hitting(xrest, self.must.xmust(), &mut self.xsel);
         select_hitting(yrest, &self.must.ymust, &mut self.ysel);
         if self.xsel.is_empty() || self.ysel.is_empty() {
             self.stats.dead_steps += 1;
@@ -370,11 +384,11 @@ impl ChoiceState {
         let xused = self.xsel.iter().fold(0, |m, &i| m | xrest[i as usize]);
         let yused = self.ysel.iter().fold(0, |m, &j| m | yrest[j as usize]);
         let used = xused as u64 | (yused as u64) << 27;
-        if self.must.kept.iter().any(|&u| u & used == 0) {
+        if self.must.kept().iter().any(|&u| u & used == 0) {
             self.stats.dead_steps += 1;
             return;
         }
-        let words = self.must.kept.len().div_ceil(64).max(1);
+        let words = self.must.kept().len().div_ceil(64).max(1);
         self.vx.clear();
         self.vy.clear();
         let tested = match words {
@@ -437,7 +451,7 @@ impl ChoiceState {
     ) -> u64 {
         let xs = self.xsel.iter().map(|&i| xrest[i as usize]);
         let ys = self.ysel.iter().map(|&j| yrest[j as usize]);
-        build_vectors::<W>(&self.must.kept, used, xs, ys, &mut self.vx, &mut self.vy);
+        build_vectors::<W>(self.must.kept(), used, xs, ys, &mut self.vx, &mut self.vy);
         self.survivors.clear();
         let vx: &[[u64; W]] = self.vx.as_chunks::<W>().0;
         let vy: &[[u64; W]] = self.vy.as_chunks::<W>().0;
@@ -589,42 +603,60 @@ impl Hasher for KeyHasher {
 /// The sets XY must hit in one step, filed by where they can be hit.
 #[derive(Default)]
 struct StepSets {
-    /// Sets with cells in both bands that get a vector bit.
-    kept: Vec<Mask54>,
-    /// Such sets beyond the vector limit, checked on survivors.
+    /// Sets with cells in both bands, in `kbuf[..nk]`: the first `limit`
+    /// get a vector bit.
+    kbuf: Vec<Mask54>,
+    nk: usize,
+    limit: usize,
+    /// Such sets beyond the vector limit (and fresh UA12 found during the
+    /// step), checked on survivors.
     extra: Vec<Mask54>,
-    /// Sets left with band-1 (band-2) cells only: filters of the X (Y) list.
-    xmust: Vec<Mask27>,
+    /// Sets left with band-1 cells only (`xbuf[..nx]`), band-2 cells only
+    /// (`ymust`): filters of the X (Y) list.
+    xbuf: Vec<Mask27>,
+    nx: usize,
     ymust: Vec<Mask27>,
 }
 
 impl StepSets {
-    fn clear(&mut self) {
-        self.kept.clear();
-        self.extra.clear();
-        self.xmust.clear();
-        self.ymust.clear();
+    /// Makes room for filing `n` sets.
+    fn reserve(&mut self, n: usize) {
+        if self.kbuf.len() <= n {
+            self.kbuf.resize(n + 1, 0);
+            self.xbuf.resize(n + 1, 0);
+        }
     }
 
-    /// Files `v` (already cut to the step's live cells); false when it is
-    /// empty (the step is dead).
+    /// Files the sets of `uas` (each with band-1 cells) that miss `b`, cut
+    /// to `live`: into the X filters when no band-2 cell is left, else
+    /// into the kept sets. Without branches on the sets (every set is
+    /// written to both lists; only the right count moves).
     #[inline]
-    fn file(&mut self, v: Mask54, limit: usize) -> bool {
-        if v == 0 {
-            return false;
+    fn file(&mut self, uas: &[Mask54], b: Mask54, live: Mask54, limit: usize) {
+        let (kbuf, xbuf) = (&mut self.kbuf[..=uas.len()], &mut self.xbuf[..=uas.len()]);
+        let (mut nk, mut nx) = (0, 0);
+        for &u in uas {
+            let missed = u & b == 0;
+            let v = u & live;
+            let both = v >> 27 != 0;
+            kbuf[nk] = v;
+            nk += (missed & both) as usize;
+            xbuf[nx] = v as Mask27;
+            nx += (missed & !both) as usize;
         }
-        // A set left with cells in one band only must be hit by that band's
-        // set: it filters the X (or Y) list before the pairs.
-        if v & BAND1 == 0 {
-            self.ymust.push((v >> 27) as Mask27);
-        } else if v >> 27 == 0 {
-            self.xmust.push(v as Mask27);
-        } else if self.kept.len() < limit {
-            self.kept.push(v);
-        } else {
-            self.extra.push(v);
+        (self.nk, self.nx, self.limit) = (nk, nx, limit);
+        self.extra.clear();
+        if nk > limit {
+            self.extra.extend_from_slice(&kbuf[limit..nk]);
         }
-        true
+    }
+
+    fn kept(&self) -> &[Mask54] {
+        &self.kbuf[..self.nk.min(self.limit)]
+    }
+
+    fn xmust(&self) -> &[Mask27] {
+        &self.xbuf[..self.nx]
     }
 }
 
