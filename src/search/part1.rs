@@ -789,7 +789,20 @@ fn fill_vectors<const W: usize>(
 /// The indices of the sets of `rest` that hit every set of `must`.
 fn select_hitting(rest: &[Mask27], must: &[Mask27], out: &mut Vec<u32>) {
     out.clear();
-    out.extend((0..rest.len() as u32).filter(|&i| must.iter().all(|&m| m & rest[i as usize] != 0)));
+    if must.is_empty() {
+        out.extend(0..rest.len() as u32);
+        return;
+    }
+    // Without branches on the sets: every index is written, only the
+    // count of those that hit everything moves.
+    out.resize(rest.len() + 1, 0);
+    let mut n = 0;
+    for (i, &r) in rest.iter().enumerate() {
+        let hits = must.iter().fold(true, |all, &m| all & (m & r != 0));
+        out[n] = i as u32;
+        n += hits as usize;
+    }
+    out.truncate(n);
 }
 
 /// True when more than `z` of the open sockets' T's are pairwise disjoint
