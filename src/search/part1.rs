@@ -887,23 +887,20 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
     let (mut best, mut best_len) = (0, u32::MAX);
     let (mut union, mut disjoint) = (0, 0);
     let mut bound = MiniRowBound::default();
+    // Few branches on the sets: they are hard to predict.
     for &t in list.iter() {
-        if t & union == 0 {
-            if disjoint == left {
-                return None;
-            }
-            union |= t;
-            disjoint += 1;
-        }
+        let new = t & union == 0;
+        union |= if new { t } else { 0 };
+        disjoint += new as usize;
         let len = t.count_ones();
         if len <= 3 {
             bound.add(t);
         }
-        if len < best_len {
-            (best, best_len) = (t, len);
-        }
+        let smaller = len < best_len;
+        best = if smaller { t } else { best };
+        best_len = if smaller { len } else { best_len };
     }
-    if bound.clues() > left {
+    if disjoint > left || bound.clues() > left {
         return None;
     }
     let mut excluded = 0;
@@ -914,16 +911,16 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
         if left == 2 {
             // One cell left after this one: it must lie in every set this
             // cell misses (no list for the child).
-            let (mut common, mut unhit) = (!0, false);
+            let (mut common, mut unhit, mut empty) = (!0, false, false);
             for &t in list.iter() {
-                if t & cell == 0 {
-                    let avail = t & !excluded;
-                    if avail == 0 {
-                        return None;
-                    }
-                    common &= avail;
-                    unhit = true;
-                }
+                let missed = t & cell == 0;
+                let avail = t & !excluded;
+                common &= if missed { avail } else { !0 };
+                unhit |= missed;
+                empty |= missed & (avail == 0);
+            }
+            if empty {
+                return None;
             }
             if !unhit {
                 return Some(clues | cell);
@@ -934,17 +931,17 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
             excluded |= cell;
             continue;
         }
-        let mut n = 0;
+        let (mut n, mut empty) = (0, false);
         for &t in list.iter() {
-            if t & cell == 0 {
-                let avail = t & !excluded;
-                if avail == 0 {
-                    // Unhit here and in every later branch.
-                    return None;
-                }
-                rest[n] = avail;
-                n += 1;
-            }
+            let missed = t & cell == 0;
+            let avail = t & !excluded;
+            empty |= missed & (avail == 0);
+            rest[n] = avail;
+            n += missed as usize;
+        }
+        if empty {
+            // A set unhit here and in every later branch.
+            return None;
         }
         if let Some(found) = hit_node(rest, n, clues | cell, left - 1) {
             return Some(found);
