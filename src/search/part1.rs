@@ -83,6 +83,8 @@ pub struct ChoiceState {
     /// GUAs with a bit in this X slice: bands-1+2 part, socket; grouped
     /// by socket.
     guas_x: Vec<(Mask54, u8)>,
+    /// Scratch list for sorting `guas_x`.
+    guas_sorted: Vec<(Mask54, u8)>,
     /// For each GUA bit, the bit just past its socket's group.
     gend: Vec<u16>,
     /// Per band-3 cell: the sockets whose T holds it.
@@ -142,6 +144,7 @@ impl ChoiceState {
             uas_x: Vec::new(),
             uas_b2: Vec::new(),
             guas_x: Vec::new(),
+            guas_sorted: Vec::new(),
             gend: Vec::new(),
             forced_x: 0,
             cell_sockets: [0; 27],
@@ -292,7 +295,22 @@ impl ChoiceState {
         }
         // Grouped by socket, so that finding the open sockets takes one
         // step per socket (see `sockets_of`).
-        self.guas_x.sort_by_key(|&(_, socket)| socket);
+        // A counting sort (stable, sockets < 64) into the scratch list.
+        let mut start = [0u16; MAX_SOCKETS + 1];
+        for &(_, socket) in &self.guas_x {
+            start[socket as usize + 1] += 1;
+        }
+        for k in 0..MAX_SOCKETS {
+            start[k + 1] += start[k];
+        }
+        self.guas_sorted.clear();
+        self.guas_sorted.resize(self.guas_x.len(), (0, 0));
+        for &(v, socket) in &self.guas_x {
+            let at = &mut start[socket as usize];
+            self.guas_sorted[*at as usize] = (v, socket);
+            *at += 1;
+        }
+        std::mem::swap(&mut self.guas_x, &mut self.guas_sorted);
         self.gend.clear();
         for group in self.guas_x.chunk_by(|a, b| a.1 == b.1) {
             let end = (self.gend.len() + group.len()) as u16;
