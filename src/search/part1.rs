@@ -910,6 +910,9 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
         let new = t & union == 0;
         union |= if new { t } else { 0 };
         disjoint += new as usize;
+        if disjoint > left {
+            return None;
+        }
         let len = t.count_ones();
         if len <= 3 {
             bound.add(t);
@@ -918,7 +921,7 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
         best = if smaller { t } else { best };
         best_len = if smaller { len } else { best_len };
     }
-    if disjoint > left || bound.clues() > left {
+    if bound.clues() > left {
         return None;
     }
     let mut excluded = 0;
