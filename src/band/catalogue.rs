@@ -267,21 +267,21 @@ fn automorphisms_of(band: &Band, column_orders: &[[u8; 9]]) -> Vec<Automorphism>
     for rows in &ORDERS3 {
         let top = 9 * rows[0] as usize;
         for cols in column_orders {
-            let mut label = [0u8; 10];
+            // The relabelling that makes row 0 of the image read
+            // 123456789, and its inverse.
+            let (mut label, mut digits) = ([0u8; 10], [0u8; 10]);
             for (j, &c) in cols.iter().enumerate() {
-                label[band[top + c as usize] as usize] = j as u8 + 1;
+                let d = band[top + c as usize];
+                label[d as usize] = j as u8 + 1;
+                digits[j + 1] = d;
             }
-            // Row 0 of the image reads 123456789 like the band's: compare
-            // rows 1 and 2, stopping at the first difference.
+            // Row 0 then matches the band's: compare rows 1 and 2,
+            // stopping at the first difference.
             let same = (1..3).all(|r| {
                 let source = 9 * rows[r] as usize;
                 (0..9).all(|j| label[band[source + cols[j] as usize] as usize] == band[9 * r + j])
             });
             if same {
-                let mut digits = [0u8; 10];
-                for (j, &c) in cols.iter().enumerate() {
-                    digits[j + 1] = band[top + c as usize];
-                }
                 autos.push(Automorphism {
                     cells: cell_map(rows, cols),
                     digits,

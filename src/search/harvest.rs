@@ -17,7 +17,7 @@
 //!   of T always free.
 
 use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells81};
-use crate::grid::{CELLS, Grid, Puzzle};
+use crate::grid::{CELLS, Grid, Puzzle, box_of, col_of, row_of};
 use crate::solver::for_each_solution;
 
 /// A gangster UA: `s` in bands 1+2 (54-bit), `t` in band 3 (27-bit, band
@@ -196,30 +196,34 @@ fn may_hold_ua(
     left != 0
 }
 
-/// The 27 units as cell masks: rows, columns, boxes.
-const UNITS: [Mask81; 27] = {
-    let mut units = [0u128; 27];
-    let mut c = 0;
-    while c < CELLS {
-        let (r, col) = (c / 9, c % 9);
-        units[r] |= 1 << c;
-        units[9 + col] |= 1 << c;
-        units[18 + 3 * (r / 3) + col / 3] |= 1 << c;
-        c += 1;
-    }
-    units
-};
-
-/// The row, column and box (as [`UNITS`] indices) of each cell.
+/// The row, column and box of each cell, as indices of [`UNITS`]: rows
+/// 0..9, columns 9..18, boxes 18..27.
 const CELL_UNITS: [[u8; 3]; CELLS] = {
     let mut t = [[0u8; 3]; CELLS];
     let mut c = 0;
     while c < CELLS {
-        let (r, col) = (c / 9, c % 9);
-        t[c] = [r as u8, (9 + col) as u8, (18 + 3 * (r / 3) + col / 3) as u8];
+        t[c] = [
+            row_of(c) as u8,
+            (9 + col_of(c)) as u8,
+            (18 + box_of(c)) as u8,
+        ];
         c += 1;
     }
     t
+};
+
+/// The 27 units as cell masks.
+const UNITS: [Mask81; 27] = {
+    let mut units = [0u128; 27];
+    let mut c = 0;
+    while c < CELLS {
+        let [r, col, b] = CELL_UNITS[c];
+        units[r as usize] |= 1 << c;
+        units[col as usize] |= 1 << c;
+        units[b as usize] |= 1 << c;
+        c += 1;
+    }
+    units
 };
 
 /// Each cell's row, column and box together (the cell included).
@@ -327,6 +331,9 @@ mod tests {
 
     const GRID: &str =
         "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
+    /// A random grid (line 20 of `s17 generate -n 50 --seed 1`).
+    const RANDOM: &str =
+        "617834952258796143943251867362945781495178236781623495526419378134587629879362514";
 
     #[test]
     fn minimize_keeps_minimal_sets_sorted() {
@@ -338,10 +345,8 @@ mod tests {
     #[test]
     fn minimal_ua_is_minimal() {
         let mut rng = fastrand::Rng::with_seed(3);
-        let random =
-            "617834952258796143943251867362945781495178236781623495526419378134587629879362514";
         for k in 0..200 {
-            let g = Grid::parse(if k % 2 == 0 { GRID } else { random }).unwrap();
+            let g = Grid::parse(if k % 2 == 0 { GRID } else { RANDOM }).unwrap();
             // A random clue set with several solutions gives a big UA.
             let density = rng.u8(20..50);
             let clues: Mask81 = (0..81)
@@ -369,9 +374,7 @@ mod tests {
         // false when the solver finds none.
         let mut rng = fastrand::Rng::with_seed(11);
         let (mut pruned, mut holds) = (0, 0);
-        let random =
-            "617834952258796143943251867362945781495178236781623495526419378134587629879362514";
-        for line in [GRID, random] {
+        for line in [GRID, RANDOM] {
             let g = Grid::parse(line).unwrap();
             let by_digit = digit_cells(&g);
             for _ in 0..4000 {

@@ -886,7 +886,7 @@ pub(super) fn hitting_set(
         }
     }
     let len = arena.len();
-    arena.resize(len * (left + 1).max(1), 0);
+    arena.resize(len * (left + 1), 0);
     hit_node(arena, len, clues, left)
 }
 
