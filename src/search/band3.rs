@@ -32,9 +32,27 @@ pub struct GuaIndex {
     stride: usize,
     /// Id of each GUA's band-3 part.
     tid: Vec<u32>,
-    /// The distinct band-3 parts, by id.
-    parts: Vec<Mask27>,
-    ids: HashMap<Mask27, u32>,
+    /// Each GUA's part as a [`BucketKey`].
+    key: Vec<BucketKey>,
+    /// The distinct band-3 parts by size bucket (2 cells or fewer, 3, 4 or
+    /// more), each bucket in order of arrival.
+    parts: [Vec<Mask27>; 3],
+    /// Each distinct part's id and bucket key.
+    ids: HashMap<Mask27, (u32, BucketKey)>,
+}
+
+/// A part's bucket (top bits) and index in its bucket.
+type BucketKey = u32;
+const BUCKET_SHIFT: u32 = 28;
+
+/// The bucket of a band-3 part: the smallest parts first (the strongest
+/// branching of the hitting-set search).
+fn bucket(t: Mask27) -> usize {
+    match t.count_ones() {
+        0..=2 => 0,
+        3 => 1,
+        _ => 2,
+    }
 }
 
 impl GuaIndex {
@@ -56,12 +74,18 @@ impl GuaIndex {
             self.rows[cells.trailing_zeros() as usize * self.stride + k / 64] |= 1 << (k % 64);
             cells &= cells - 1;
         }
-        let next = self.parts.len() as u32;
-        let id = *self.ids.entry(g.t).or_insert(next);
+        let next = self.ids.len() as u32;
+        let b = bucket(g.t);
+        let local = self.parts[b].len() as u32;
+        let (id, key) = *self
+            .ids
+            .entry(g.t)
+            .or_insert((next, (b as u32) << BUCKET_SHIFT | local));
         if id == next {
-            self.parts.push(g.t);
+            self.parts[b].push(g.t);
         }
         self.tid.push(id);
+        self.key.push(key);
         id
     }
 
@@ -71,7 +95,7 @@ impl GuaIndex {
         &self,
         xy: Mask54,
         hit: &mut Vec<u64>,
-        seen: &mut Vec<u64>,
+        seen: &mut [Vec<u64>; 3],
         out: &mut Vec<Mask27>,
     ) {
         let n = self.tid.len();
@@ -87,8 +111,10 @@ impl GuaIndex {
                 *h |= r;
             }
         }
-        seen.clear();
-        seen.resize(self.parts.len().div_ceil(64), 0);
+        for (b, seen) in seen.iter_mut().enumerate() {
+            seen.clear();
+            seen.resize(self.parts[b].len().div_ceil(64), 0);
+        }
         for (w, &h) in hit.iter().enumerate() {
             let valid = if 64 * (w + 1) <= n {
                 !0
@@ -97,26 +123,20 @@ impl GuaIndex {
             };
             let mut missed = !h & valid;
             while missed != 0 {
-                let id = self.tid[64 * w + missed.trailing_zeros() as usize] as usize;
-                seen[id / 64] |= 1 << (id % 64);
+                let key = self.key[64 * w + missed.trailing_zeros() as usize];
+                let (b, local) = (
+                    (key >> BUCKET_SHIFT) as usize,
+                    (key & ((1 << BUCKET_SHIFT) - 1)) as usize,
+                );
+                seen[b][local / 64] |= 1 << (local % 64);
                 missed &= missed - 1;
             }
         }
-        // Smallest first (the strongest branching), in three passes: the
-        // parts of GUA2 and GUA3 sockets have 2 or 3 cells.
-        let bucket = |t: Mask27| match t.count_ones() {
-            0..=2 => 0,
-            3 => 1,
-            _ => 2,
-        };
-        for pass in 0..3 {
+        for (parts, seen) in self.parts.iter().zip(seen.iter()) {
             for (w, &bits) in seen.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
-                    let t = self.parts[64 * w + bits.trailing_zeros() as usize];
-                    if bucket(t) == pass {
-                        out.push(t);
-                    }
+                    out.push(parts[64 * w + bits.trailing_zeros() as usize]);
                     bits &= bits - 1;
                 }
             }
@@ -135,7 +155,7 @@ pub struct Band3Buffers {
     pub arena: Vec<Mask27>,
     /// Scratch bits for the GUA index.
     hit: Vec<u64>,
-    seen: Vec<u64>,
+    seen: [Vec<u64>; 3],
 }
 
 impl ChoiceState {

@@ -110,6 +110,7 @@ pub struct ChoiceState {
     /// Indices of the X (Y) of the step that hit every `xmust` (`ymust`).
     xsel: Vec<u32>,
     ysel: Vec<u32>,
+    sel_scratch: Vec<u64>,
     vx: Vec<u64>,
     vy: Vec<u64>,
     survivors: Vec<(u32, u32)>,
@@ -157,6 +158,7 @@ impl ChoiceState {
             must: StepSets::default(),
             xsel: Vec::new(),
             ysel: Vec::new(),
+            sel_scratch: Vec::new(),
             vx: Vec::new(),
             vy: Vec::new(),
             survivors: Vec::new(),
@@ -390,8 +392,18 @@ impl ChoiceState {
             self.stats.dead_steps += 1;
             return;
         }
-        select_hitting(xrest, self.must.xmust(), &mut self.xsel);
-        select_hitting(yrest, &self.must.ymust, &mut self.ysel);
+        select_hitting(
+            xrest,
+            self.must.xmust(),
+            &mut self.xsel,
+            &mut self.sel_scratch,
+        );
+        select_hitting(
+            yrest,
+            &self.must.ymust,
+            &mut self.ysel,
+            &mut self.sel_scratch,
+        );
         if self.xsel.is_empty() || self.ysel.is_empty() {
             self.stats.dead_steps += 1;
             return;
@@ -718,6 +730,21 @@ impl MiniRowBound {
         self.family |= bit;
     }
 
+    /// The cells of the mini-rows that hold a counted set.
+    #[inline]
+    pub(super) fn cells(&self) -> Mask27 {
+        let mut cells = 0;
+        for r in 0..9 {
+            let used = (self.family >> (7 * r)) & 0x7f != 0;
+            cells |= if used {
+                0b111 << (9 * (r / 3) + 3 * (r % 3))
+            } else {
+                0
+            };
+        }
+        cells
+    }
+
     #[inline]
     pub(super) fn clues(&self) -> usize {
         (0..9)
@@ -804,23 +831,40 @@ fn fill_vectors<const W: usize>(
     }
 }
 
-/// The indices of the sets of `rest` that hit every set of `must`.
-fn select_hitting(rest: &[Mask27], must: &[Mask27], out: &mut Vec<u32>) {
+/// The indices of the sets of `rest` that hit every set of `must`
+/// (`scratch` is scratch space).
+///
+/// One pass per set of `must` over the sets still in (most sets fail
+/// within the first few: the smallest sets of `must` come first), each
+/// without branches on the sets: every candidate is written, only the count
+/// of those that hit the set moves.
+fn select_hitting(rest: &[Mask27], must: &[Mask27], out: &mut Vec<u32>, scratch: &mut Vec<u64>) {
     out.clear();
-    if must.is_empty() {
+    let Some((&first, must)) = must.split_first() else {
         out.extend(0..rest.len() as u32);
         return;
-    }
-    // Without branches on the sets: every index is written, only the
-    // count of those that hit everything moves.
-    out.resize(rest.len() + 1, 0);
+    };
+    // A candidate is its index above its 27-bit set.
+    scratch.clear();
+    scratch.resize(rest.len(), 0);
     let mut n = 0;
     for (i, &r) in rest.iter().enumerate() {
-        let hits = must.iter().fold(true, |all, &m| all & (m & r != 0));
-        out[n] = i as u32;
-        n += hits as usize;
+        scratch[n] = (i as u64) << 27 | r as u64;
+        n += (r & first != 0) as usize;
     }
-    out.truncate(n);
+    for &m in must {
+        if n == 0 {
+            break;
+        }
+        let mut kept = 0;
+        for k in 0..n {
+            let c = scratch[k];
+            scratch[kept] = c;
+            kept += (c & m as u64 != 0) as usize;
+        }
+        n = kept;
+    }
+    out.extend(scratch[..n].iter().map(|&c| (c >> 27) as u32));
 }
 
 /// True when more than `z` of the open sockets' T's are pairwise disjoint
@@ -921,8 +965,25 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
         best = if smaller { t } else { best };
         best_len = if smaller { len } else { best_len };
     }
-    if bound.clues() > left {
+    let need = bound.clues();
+    if need > left {
         return None;
+    }
+    if need == left {
+        // Critical: the mini-rows that need clues take them all, so only
+        // their cells can hit anything; a set without such cells is dead.
+        let field = bound.cells();
+        (best, best_len) = (0, u32::MAX);
+        for t in list.iter_mut() {
+            *t &= field;
+            if *t == 0 {
+                return None;
+            }
+            let len = t.count_ones();
+            let smaller = len < best_len;
+            best = if smaller { *t } else { best };
+            best_len = if smaller { len } else { best_len };
+        }
     }
     let mut excluded = 0;
     let mut branch = best;
@@ -1053,7 +1114,7 @@ mod can_hit_tests {
     #[test]
     fn can_hit_agrees_with_brute_force() {
         let mut rng = fastrand::Rng::with_seed(5);
-        let (mut yes, mut no) = (0, 0);
+        let (mut yes, mut no, mut critical) = (0, 0, 0);
         for _ in 0..3000 {
             let mut required = Vec::new();
             for _ in 0..rng.usize(1..14) {
@@ -1091,9 +1152,38 @@ mod can_hit_tests {
                 assert_eq!(set & excluded, 0);
                 assert!((set & !clues).count_ones() as usize <= left);
             }
-            if expected { yes += 1 } else { no += 1 }
+            if expected {
+                yes += 1
+            } else {
+                no += 1
+            }
+            // Cases where the mini-rows need every clue left (the critical
+            // cut of `hit_node`) must come up.
+            let mut bound = MiniRowBound::default();
+            for &t in required.iter().filter(|&&t| t & clues == 0) {
+                bound.add(t & !excluded);
+            }
+            critical += (left >= 2 && bound.clues() == left) as usize;
         }
         assert!(yes > 300 && no > 300, "{yes} feasible, {no} not");
+        assert!(critical > 100, "only {critical} critical cases");
+    }
+
+    #[test]
+    fn select_hitting_keeps_exactly_the_sets_that_hit_everything() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        let (mut out, mut scratch) = (Vec::new(), Vec::new());
+        for _ in 0..500 {
+            let set =
+                |rng: &mut fastrand::Rng, k: u32| (0..k).fold(0, |m, _| m | 1 << rng.u32(0..27));
+            let rest: Vec<Mask27> = (0..rng.usize(0..100)).map(|_| set(&mut rng, 6)).collect();
+            let must: Vec<Mask27> = (0..rng.usize(0..6)).map(|_| set(&mut rng, 5)).collect();
+            select_hitting(&rest, &must, &mut out, &mut scratch);
+            let expected: Vec<u32> = (0..rest.len() as u32)
+                .filter(|&i| must.iter().all(|&m| m & rest[i as usize] != 0))
+                .collect();
+            assert_eq!(out, expected, "rest {rest:x?} must {must:x?}");
+        }
     }
 
     #[test]
