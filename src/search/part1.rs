@@ -111,6 +111,9 @@ pub struct ChoiceState {
     xsel: Vec<u32>,
     ysel: Vec<u32>,
     sel_scratch: Vec<u64>,
+    /// [`cell_bits`] of the current X slice, and of every Y slice of the row.
+    xbits: Vec<u64>,
+    ybits: Vec<u64>,
     vx: Vec<u64>,
     vy: Vec<u64>,
     survivors: Vec<(u32, u32)>,
@@ -159,6 +162,8 @@ impl ChoiceState {
             xsel: Vec::new(),
             ysel: Vec::new(),
             sel_scratch: Vec::new(),
+            xbits: Vec::new(),
+            ybits: Vec::new(),
             vx: Vec::new(),
             vy: Vec::new(),
             survivors: Vec::new(),
@@ -224,8 +229,24 @@ impl ChoiceState {
         let _enter = span.enter();
         let before = self.stats;
         let start = std::time::Instant::now();
+        // Per Y slice (and per X slice below), which of its sets hold each
+        // cell: the sets that hit a given set are the OR of its cells' rows.
+        let mut ybits = std::mem::take(&mut self.ybits);
+        let mut xbits = std::mem::take(&mut self.xbits);
+        ybits.clear();
+        let yrange: Vec<_> = ysets
+            .slices
+            .iter()
+            .map(|ys| {
+                let start = ybits.len();
+                cell_bits(&ysets.rest[ys.start as usize..ys.end as usize], &mut ybits);
+                start..ybits.len()
+            })
+            .collect();
         for xs in &xsets.slices {
             let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
+            xbits.clear();
+            cell_bits(xrest, &mut xbits);
             if !self.prepare_x_slice(xs.pair, xs.live) {
                 self.stats.dead_steps += ysets.slices.len() as u64;
                 continue;
@@ -238,9 +259,15 @@ impl ChoiceState {
                     break;
                 }
                 let yrest = &ysets.rest[ys.start as usize..ys.end as usize];
-                self.step(xs.pair, xrest, ys.pair, ys.live, yrest, z);
+                let ybits = &ybits[yrange[k].clone()];
+                self.step(
+                    (xs.pair, xrest, &xbits),
+                    (ys.pair, ys.live, yrest, ybits),
+                    z,
+                );
             }
         }
+        (self.xbits, self.ybits) = (xbits, ybits);
         tracing::debug!(
             xsets = xsets.len(),
             ysets = ysets.len(),
@@ -353,14 +380,12 @@ impl ChoiceState {
         open
     }
 
-    /// One 2X2Y step.
+    /// One 2X2Y step: the X slice (pair, sets minus the pair, their
+    /// [`cell_bits`]) and the Y slice (pair, live cells, sets, bits).
     fn step(
         &mut self,
-        xpair: Mask27,
-        xrest: &[Mask27],
-        ypair: Mask27,
-        ylive: Mask27,
-        yrest: &[Mask27],
+        (xpair, xrest, xbits): (Mask27, &[Mask27], &[u64]),
+        (ypair, ylive, yrest, ybits): (Mask27, Mask27, &[Mask27], &[u64]),
         z: usize,
     ) {
         self.stats.steps += 1;
@@ -393,13 +418,15 @@ impl ChoiceState {
             return;
         }
         select_hitting(
-            xrest,
+            xbits,
+            xrest.len(),
             self.must.xmust(),
             &mut self.xsel,
             &mut self.sel_scratch,
         );
         select_hitting(
-            yrest,
+            ybits,
+            yrest.len(),
             &self.must.ymust,
             &mut self.ysel,
             &mut self.sel_scratch,
@@ -831,40 +858,63 @@ fn fill_vectors<const W: usize>(
     }
 }
 
-/// The indices of the sets of `rest` that hit every set of `must`
-/// (`scratch` is scratch space).
-///
-/// One pass per set of `must` over the sets still in (most sets fail
-/// within the first few: the smallest sets of `must` come first), each
-/// without branches on the sets: every candidate is written, only the count
-/// of those that hit the set moves.
-fn select_hitting(rest: &[Mask27], must: &[Mask27], out: &mut Vec<u32>, scratch: &mut Vec<u64>) {
-    out.clear();
-    let Some((&first, must)) = must.split_first() else {
-        out.extend(0..rest.len() as u32);
-        return;
-    };
-    // A candidate is its index above its 27-bit set.
-    scratch.clear();
-    scratch.resize(rest.len(), 0);
-    let mut n = 0;
+/// Appends, for each of the 27 cells of a band, a row of
+/// `rest.len().div_ceil(64)` words (at least one) with bit i set when set
+/// i of `rest` holds the cell.
+fn cell_bits(rest: &[Mask27], out: &mut Vec<u64>) {
+    let words = rest.len().div_ceil(64).max(1);
+    let base = out.len();
+    out.resize(base + 27 * words, 0);
     for (i, &r) in rest.iter().enumerate() {
-        scratch[n] = (i as u64) << 27 | r as u64;
-        n += (r & first != 0) as usize;
+        let mut cells = r;
+        while cells != 0 {
+            let c = cells.trailing_zeros() as usize;
+            out[base + c * words + i / 64] |= 1 << (i % 64);
+            cells &= cells - 1;
+        }
     }
+}
+
+/// The indices of the `n` sets (given by their [`cell_bits`]) that hit
+/// every set of `must`; `acc` is scratch space.
+fn select_hitting(bits: &[u64], n: usize, must: &[Mask27], out: &mut Vec<u32>, acc: &mut Vec<u64>) {
+    out.clear();
+    let words = bits.len() / 27;
+    acc.clear();
+    acc.extend(all_bits_n(n, words));
     for &m in must {
-        if n == 0 {
-            break;
+        // The sets that hit m: the OR of the rows of its cells.
+        let mut any = 0;
+        for (w, a) in acc.iter_mut().enumerate() {
+            let mut hit = 0;
+            let mut cells = m;
+            while cells != 0 {
+                hit |= bits[cells.trailing_zeros() as usize * words + w];
+                cells &= cells - 1;
+            }
+            *a &= hit;
+            any |= *a;
         }
-        let mut kept = 0;
-        for k in 0..n {
-            let c = scratch[k];
-            scratch[kept] = c;
-            kept += (c & m as u64 != 0) as usize;
+        if any == 0 {
+            return;
         }
-        n = kept;
     }
-    out.extend(scratch[..n].iter().map(|&c| (c >> 27) as u32));
+    for (w, &a) in acc.iter().enumerate() {
+        let mut a = a;
+        while a != 0 {
+            out.push((64 * w) as u32 + a.trailing_zeros());
+            a &= a - 1;
+        }
+    }
+}
+
+/// The low `n` bits set, over `words` words.
+fn all_bits_n(n: usize, words: usize) -> impl Iterator<Item = u64> {
+    (0..words).map(move |w| match n.saturating_sub(64 * w) {
+        0 => 0,
+        k if k >= 64 => !0,
+        k => (1 << k) - 1,
+    })
 }
 
 /// True when more than `z` of the open sockets' T's are pairwise disjoint
@@ -1176,9 +1226,11 @@ mod can_hit_tests {
         for _ in 0..500 {
             let set =
                 |rng: &mut fastrand::Rng, k: u32| (0..k).fold(0, |m, _| m | 1 << rng.u32(0..27));
-            let rest: Vec<Mask27> = (0..rng.usize(0..100)).map(|_| set(&mut rng, 6)).collect();
+            let rest: Vec<Mask27> = (0..rng.usize(0..200)).map(|_| set(&mut rng, 6)).collect();
             let must: Vec<Mask27> = (0..rng.usize(0..6)).map(|_| set(&mut rng, 5)).collect();
-            select_hitting(&rest, &must, &mut out, &mut scratch);
+            let mut bits = vec![7]; // cell_bits appends
+            cell_bits(&rest, &mut bits);
+            select_hitting(&bits[1..], rest.len(), &must, &mut out, &mut scratch);
             let expected: Vec<u32> = (0..rest.len() as u32)
                 .filter(|&i| must.iter().all(|&m| m & rest[i as usize] != 0))
                 .collect();
