@@ -546,18 +546,18 @@ impl ChoiceState {
         if bound.clues() > z || disjoint_sets_exceed(&self.socket_t, open, z) {
             return false;
         }
-        if let Some(&answer) = self.feasible.get(&(open, z as u8)) {
-            return answer;
-        }
         // A band-3 clue set that worked before and hits every open T (and
-        // is small enough) answers yes.
+        // is small enough) answers yes; a short scan, cheaper than a probe
+        // of the memo (a large table: mostly cache misses).
         if self
             .witnesses
             .iter()
             .any(|&(hit, size)| open & !hit == 0 && size as usize <= z)
         {
-            self.feasible.insert((open, z as u8), true);
             return true;
+        }
+        if let Some(&answer) = self.feasible.get(&(open, z as u8)) {
+            return answer;
         }
         // Socket T's first (2 or 3 cells: the strongest branching), then
         // band 3's own UAs.
