@@ -182,13 +182,15 @@ impl ChoiceState {
         required.extend_from_slice(&self.band3_uas);
         // A set holding one of the 2- or 3-cell sets is hit with it: drop it.
         let small = required.partition_point(|t| t.count_ones() <= 3);
+        // Without branches on the sets (vector operations): every set is
+        // written, only the count of those kept moves.
         let mut kept = small;
         for k in small..required.len() {
             let t = required[k];
-            if !required[..small].iter().any(|&u| u & !t == 0) {
-                required[kept] = t;
-                kept += 1;
-            }
+            let (smalls, rest) = required.split_at_mut(small);
+            let held = smalls.iter().fold(0u32, |a, &u| a | (u & !t == 0) as u32);
+            rest[kept - small] = t;
+            kept += (held == 0) as usize;
         }
         required.truncate(kept);
         let feasible =
