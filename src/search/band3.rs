@@ -16,7 +16,7 @@ use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81};
 use crate::solver::other_solution;
 
 use super::harvest::Gua;
-use super::part1::{ChoiceState, MiniRowBound};
+use super::part1::{ChoiceState, MiniRowBound, low_bits};
 
 /// Every GUA of a choice (harvested and fresh) indexed by cell: bit k of
 /// cell c's row (one flat array, rows of `stride` words) is set when GUA
@@ -30,13 +30,11 @@ pub struct GuaIndex {
     rows: Vec<u64>,
     /// Words per cell row (room for growth).
     stride: usize,
-    /// Id of each GUA's band-3 part.
-    tid: Vec<u32>,
     /// Each GUA's part as a [`BucketKey`].
     key: Vec<BucketKey>,
     /// The distinct band-3 parts by size bucket (2 cells or fewer, 3, 4 or
     /// more), each bucket in order of arrival.
-    parts: [Vec<Mask27>; 3],
+    parts: [Vec<Mask27>; BUCKETS],
     /// Each distinct part's id and bucket key.
     ids: HashMap<Mask27, (u32, BucketKey)>,
 }
@@ -44,6 +42,9 @@ pub struct GuaIndex {
 /// A part's bucket (top bits) and index in its bucket.
 type BucketKey = u32;
 const BUCKET_SHIFT: u32 = 28;
+
+/// Size buckets of band-3 parts.
+const BUCKETS: usize = 3;
 
 /// The bucket of a band-3 part: the smallest parts first (the strongest
 /// branching of the hitting-set search).
@@ -59,7 +60,7 @@ impl GuaIndex {
     /// Adds a GUA; returns the id of its band-3 part (ids count the
     /// distinct parts from 0, in the order they first come).
     pub fn push(&mut self, g: Gua) -> u32 {
-        let k = self.tid.len();
+        let k = self.key.len();
         if k / 64 >= self.stride {
             let stride = (2 * self.stride).max(16);
             let mut rows = vec![0u64; 54 * stride];
@@ -84,7 +85,6 @@ impl GuaIndex {
         if id == next {
             self.parts[b].push(g.t);
         }
-        self.tid.push(id);
         self.key.push(key);
         id
     }
@@ -95,10 +95,10 @@ impl GuaIndex {
         &self,
         xy: Mask54,
         hit: &mut Vec<u64>,
-        seen: &mut [Vec<u64>; 3],
+        seen: &mut [Vec<u64>; BUCKETS],
         out: &mut Vec<Mask27>,
     ) {
-        let n = self.tid.len();
+        let n = self.key.len();
         let words = n.div_ceil(64);
         hit.clear();
         hit.resize(words, 0);
@@ -116,12 +116,7 @@ impl GuaIndex {
             seen.resize(self.parts[b].len().div_ceil(64), 0);
         }
         for (w, &h) in hit.iter().enumerate() {
-            let valid = if 64 * (w + 1) <= n {
-                !0
-            } else {
-                (1 << (n % 64)) - 1
-            };
-            let mut missed = !h & valid;
+            let mut missed = !h & low_bits(n, w);
             while missed != 0 {
                 let key = self.key[64 * w + missed.trailing_zeros() as usize];
                 let (b, local) = (
@@ -155,7 +150,7 @@ pub struct Band3Buffers {
     pub arena: Vec<Mask27>,
     /// Scratch bits for the GUA index.
     hit: Vec<u64>,
-    seen: [Vec<u64>; 3],
+    seen: [Vec<u64>; BUCKETS],
 }
 
 impl ChoiceState {

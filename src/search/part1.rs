@@ -110,6 +110,7 @@ pub struct ChoiceState {
     /// Indices of the X (Y) of the step that hit every `xmust` (`ymust`).
     xsel: Vec<u32>,
     ysel: Vec<u32>,
+    /// Scratch bits for `select_hitting`.
     sel_scratch: Vec<u64>,
     /// [`cell_bits`] of the current X slice, and of every Y slice of the row.
     xbits: Vec<u64>,
@@ -782,11 +783,17 @@ impl MiniRowBound {
 
 /// A mask with the low `n` bits set, over `W` words.
 fn all_bits<const W: usize>(n: usize) -> [u64; W] {
-    std::array::from_fn(|w| match n.saturating_sub(64 * w) {
+    std::array::from_fn(|w| low_bits(n, w))
+}
+
+/// Word `w` of a mask with the low `n` bits set.
+#[inline]
+pub(super) fn low_bits(n: usize, w: usize) -> u64 {
+    match n.saturating_sub(64 * w) {
         0 => 0,
         k if k >= 64 => !0,
         k => (1 << k) - 1,
-    })
+    }
 }
 
 /// The OR of the rows of `table` (one per cell) over the cells of `cells`.
@@ -881,7 +888,7 @@ fn select_hitting(bits: &[u64], n: usize, must: &[Mask27], out: &mut Vec<u32>, a
     out.clear();
     let words = bits.len() / 27;
     acc.clear();
-    acc.extend(all_bits_n(n, words));
+    acc.extend((0..words).map(|w| low_bits(n, w)));
     for &m in must {
         // The sets that hit m: the OR of the rows of its cells.
         let mut any = 0;
@@ -906,15 +913,6 @@ fn select_hitting(bits: &[u64], n: usize, must: &[Mask27], out: &mut Vec<u32>, a
             a &= a - 1;
         }
     }
-}
-
-/// The low `n` bits set, over `words` words.
-fn all_bits_n(n: usize, words: usize) -> impl Iterator<Item = u64> {
-    (0..words).map(move |w| match n.saturating_sub(64 * w) {
-        0 => 0,
-        k if k >= 64 => !0,
-        k => (1 << k) - 1,
-    })
 }
 
 /// True when more than `z` of the open sockets' T's are pairwise disjoint
