@@ -23,20 +23,110 @@ use super::part1::{ChoiceState, MiniRowBound, low_bits};
 /// k's bands-1+2 part holds cell c, so the GUAs an XY misses are the zero
 /// bits of the OR of its cells' rows. Many GUAs
 /// share their band-3 part: each distinct part gets an id, so the parts an
-/// XY leaves to band 3 come without repeats.
+/// XY leaves to band 3 come without repeats. Band 3's own UAs, required
+/// whatever XY is, are kept here too.
+///
+/// A set that holds a smaller required set is hit with it: the *small*
+/// parts (at most 3 cells; the first 64 of them) get a bit each, and every
+/// larger part and band-3 UA the bits of the small parts inside it, so
+/// those sets are left out by one test.
 #[derive(Default)]
 pub struct GuaIndex {
+    /// Every GUA.
+    all: CellRows,
+    /// Each GUA's bands-1+2 part.
+    s: Vec<Mask54>,
+    /// The GUAs that the X pair of the current X slice misses, with rows
+    /// for the slice's live cells only: XY of the slice need no more.
+    slice: CellRows,
+    /// The X pair and live cells of `slice` (no slice: pair 0, live 0).
+    slice_pair: Mask54,
+    slice_live: Mask54,
+    /// The distinct band-3 parts by size bucket (2 cells or fewer, 3, 4 or
+    /// more), each bucket in order of arrival.
+    parts: [Vec<Mask27>; BUCKETS],
+    /// For each part: its small bit (small parts, 0 past the first 64),
+    /// or the small bits of the small parts inside it (larger parts).
+    smalls: [Vec<u64>; BUCKETS],
+    /// Small parts so far.
+    small_count: usize,
+    /// Band 3's UAs and the small bits of the small parts inside each.
+    band3_uas: Vec<(Mask27, u64)>,
+    /// Each distinct part's id and bucket key.
+    ids: HashMap<Mask27, (u32, BucketKey)>,
+}
+
+/// GUAs indexed by cell: bit k of cell c's row is set when GUA k's
+/// bands-1+2 part holds c; each GUA's band-3 part as a [`BucketKey`].
+#[derive(Default)]
+struct CellRows {
     /// `rows[c * stride + w]`: word w of cell c's bits.
     rows: Vec<u64>,
     /// Words per cell row (room for growth).
     stride: usize,
-    /// Each GUA's part as a [`BucketKey`].
+    /// Each GUA's part.
     key: Vec<BucketKey>,
-    /// The distinct band-3 parts by size bucket (2 cells or fewer, 3, 4 or
-    /// more), each bucket in order of arrival.
-    parts: [Vec<Mask27>; BUCKETS],
-    /// Each distinct part's id and bucket key.
-    ids: HashMap<Mask27, (u32, BucketKey)>,
+}
+
+impl CellRows {
+    /// Adds a GUA with bands-1+2 cells `s` and part `key`.
+    fn push(&mut self, s: Mask54, key: BucketKey) {
+        let k = self.key.len();
+        if k / 64 >= self.stride {
+            let stride = (2 * self.stride).max(16);
+            let mut rows = vec![0u64; 54 * stride];
+            for c in 0..54 {
+                rows[c * stride..c * stride + self.stride]
+                    .copy_from_slice(&self.rows[c * self.stride..(c + 1) * self.stride]);
+            }
+            (self.rows, self.stride) = (rows, stride);
+        }
+        let mut cells = s;
+        while cells != 0 {
+            self.rows[cells.trailing_zeros() as usize * self.stride + k / 64] |= 1 << (k % 64);
+            cells &= cells - 1;
+        }
+        self.key.push(key);
+    }
+
+    /// Drops every GUA (keeps the room).
+    fn clear(&mut self) {
+        let words = self.key.len().div_ceil(64);
+        for c in 0..54 {
+            self.rows[c * self.stride..c * self.stride + words].fill(0);
+        }
+        self.key.clear();
+    }
+
+    /// Marks in `seen` the parts of the GUAs that miss the cells `xy`
+    /// (`hit` is scratch space).
+    fn mark_missed(&self, xy: Mask54, hit: &mut Vec<u64>, seen: &mut [Vec<u64>; BUCKETS]) {
+        let n = self.key.len();
+        let words = n.div_ceil(64);
+        hit.clear();
+        hit.resize(words, 0);
+        let mut cells = xy;
+        while cells != 0 {
+            let c = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let row = &self.rows[c * self.stride..c * self.stride + words];
+            for (h, &r) in hit.iter_mut().zip(row) {
+                *h |= r;
+            }
+        }
+        for (w, &h) in hit.iter().enumerate() {
+            let mut missed = !h & low_bits(n, w);
+            while missed != 0 {
+                let key = self.key[64 * w + missed.trailing_zeros() as usize];
+                let (b, local) = (
+                    (key >> BUCKET_SHIFT) as usize,
+                    (key & ((1 << BUCKET_SHIFT) - 1)) as usize,
+                );
+                seen[b][local / 64] |= 1 << (local % 64);
+                missed &= missed - 1;
+            }
+        }
+    }
 }
 
 /// A part's bucket (top bits) and index in its bucket.
@@ -45,6 +135,8 @@ const BUCKET_SHIFT: u32 = 28;
 
 /// Size buckets of band-3 parts.
 const BUCKETS: usize = 3;
+/// The buckets of small parts (at most 3 cells).
+const SMALL_BUCKETS: usize = 2;
 
 /// The bucket of a band-3 part: the smallest parts first (the strongest
 /// branching of the hitting-set search).
@@ -60,21 +152,6 @@ impl GuaIndex {
     /// Adds a GUA; returns the id of its band-3 part (ids count the
     /// distinct parts from 0, in the order they first come).
     pub fn push(&mut self, g: Gua) -> u32 {
-        let k = self.key.len();
-        if k / 64 >= self.stride {
-            let stride = (2 * self.stride).max(16);
-            let mut rows = vec![0u64; 54 * stride];
-            for c in 0..54 {
-                rows[c * stride..c * stride + self.stride]
-                    .copy_from_slice(&self.rows[c * self.stride..(c + 1) * self.stride]);
-            }
-            (self.rows, self.stride) = (rows, stride);
-        }
-        let mut cells = g.s;
-        while cells != 0 {
-            self.rows[cells.trailing_zeros() as usize * self.stride + k / 64] |= 1 << (k % 64);
-            cells &= cells - 1;
-        }
         let next = self.ids.len() as u32;
         let b = bucket(g.t);
         let local = self.parts[b].len() as u32;
@@ -84,13 +161,71 @@ impl GuaIndex {
             .or_insert((next, (b as u32) << BUCKET_SHIFT | local));
         if id == next {
             self.parts[b].push(g.t);
+            let bits = if b < SMALL_BUCKETS {
+                let bit = if self.small_count < 64 {
+                    1 << self.small_count
+                } else {
+                    0
+                };
+                self.small_count += 1;
+                // Larger sets holding the new small part.
+                for (t, holds) in self.parts[SMALL_BUCKETS..]
+                    .iter()
+                    .zip(&mut self.smalls[SMALL_BUCKETS..])
+                    .flat_map(|(p, h)| p.iter().zip(h.iter_mut()))
+                    .chain(self.band3_uas.iter_mut().map(|(t, h)| (&*t, h)))
+                {
+                    if g.t & !*t == 0 {
+                        *holds |= bit;
+                    }
+                }
+                bit
+            } else {
+                self.small_holds(g.t)
+            };
+            self.smalls[b].push(bits);
         }
-        self.key.push(key);
+        self.all.push(g.s, key);
+        self.s.push(g.s);
+        if self.slice_live != 0 && g.s & self.slice_pair == 0 {
+            self.slice.push(g.s & self.slice_live, key);
+        }
         id
     }
 
+    /// Prepares the view of an X slice with pair `pair` and live cells
+    /// `live` (both bands): the GUAs the pair misses, cut to `live`.
+    pub fn prepare_slice(&mut self, pair: Mask54, live: Mask54) {
+        if (pair, live) == (self.slice_pair, self.slice_live) {
+            return;
+        }
+        (self.slice_pair, self.slice_live) = (pair, live);
+        self.slice.clear();
+        for (&s, &key) in self.s.iter().zip(&self.all.key) {
+            if s & pair == 0 {
+                self.slice.push(s & live, key);
+            }
+        }
+    }
+
+    /// Adds a UA inside band 3 (required whatever XY is).
+    pub fn push_band3_ua(&mut self, t: Mask27) {
+        self.band3_uas.push((t, self.small_holds(t)));
+    }
+
+    /// The small bits of the small parts inside `t`.
+    fn small_holds(&self, t: Mask27) -> u64 {
+        let parts = self.parts[..SMALL_BUCKETS].iter().flatten();
+        let bits = self.smalls[..SMALL_BUCKETS].iter().flatten();
+        parts
+            .zip(bits)
+            .filter(|&(&u, _)| u & !t == 0)
+            .fold(0, |m, (_, &bit)| m | bit)
+    }
+
     /// Appends the distinct band-3 parts of the GUAs whose bands-1+2 part
-    /// misses `xy`, smallest first; `hit` and `seen` are scratch space.
+    /// misses `xy`, smallest first, then band 3's UAs, leaving out the sets
+    /// that hold a small part appended; `hit` and `seen` are scratch space.
     fn missed_by(
         &self,
         xy: Mask54,
@@ -98,44 +233,43 @@ impl GuaIndex {
         seen: &mut [Vec<u64>; BUCKETS],
         out: &mut Vec<Mask27>,
     ) {
-        let n = self.key.len();
-        let words = n.div_ceil(64);
-        hit.clear();
-        hit.resize(words, 0);
-        let mut cells = xy;
-        while cells != 0 {
-            let c = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            let row = &self.rows[c * self.stride..c * self.stride + words];
-            for (h, &r) in hit.iter_mut().zip(row) {
-                *h |= r;
-            }
-        }
         for (b, seen) in seen.iter_mut().enumerate() {
             seen.clear();
             seen.resize(self.parts[b].len().div_ceil(64), 0);
         }
-        for (w, &h) in hit.iter().enumerate() {
-            let mut missed = !h & low_bits(n, w);
-            while missed != 0 {
-                let key = self.key[64 * w + missed.trailing_zeros() as usize];
-                let (b, local) = (
-                    (key >> BUCKET_SHIFT) as usize,
-                    (key & ((1 << BUCKET_SHIFT) - 1)) as usize,
-                );
-                seen[b][local / 64] |= 1 << (local % 64);
-                missed &= missed - 1;
-            }
+        // In the current slice, the GUAs the pair hits are left out and
+        // the pair cells need no rows.
+        let pair = self.slice_pair;
+        if self.slice_live != 0 && xy & pair == pair && xy & !self.slice_live == 0 {
+            self.slice.mark_missed(xy & !pair, hit, seen);
+        } else {
+            self.all.mark_missed(xy, hit, seen);
         }
-        for (parts, seen) in self.parts.iter().zip(seen.iter()) {
+        // The small parts first, then the larger parts and band 3's UAs
+        // that hold none of them.
+        let mut small = 0;
+        for (b, seen) in seen.iter().enumerate() {
+            let (parts, holds) = (&self.parts[b], &self.smalls[b]);
             for (w, &bits) in seen.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
-                    out.push(parts[64 * w + bits.trailing_zeros() as usize]);
+                    let k = 64 * w + bits.trailing_zeros() as usize;
+                    if b < SMALL_BUCKETS {
+                        small |= holds[k];
+                        out.push(parts[k]);
+                    } else if holds[k] & small == 0 {
+                        out.push(parts[k]);
+                    }
                     bits &= bits - 1;
                 }
             }
         }
+        out.extend(
+            self.band3_uas
+                .iter()
+                .filter(|&&(_, holds)| holds & small == 0)
+                .map(|&(t, _)| t),
+        );
     }
 }
 
@@ -174,20 +308,6 @@ impl ChoiceState {
         for &t in &required {
             bound.add(t);
         }
-        required.extend_from_slice(&self.band3_uas);
-        // A set holding one of the 2- or 3-cell sets is hit with it: drop it.
-        let small = required.partition_point(|t| t.count_ones() <= 3);
-        // Without branches on the sets (vector operations): every set is
-        // written, only the count of those kept moves.
-        let mut kept = small;
-        for k in small..required.len() {
-            let t = required[k];
-            let (smalls, rest) = required.split_at_mut(small);
-            let held = smalls.iter().fold(0u32, |a, &u| a | (u & !t == 0) as u32);
-            rest[kept - small] = t;
-            kept += (held == 0) as usize;
-        }
-        required.truncate(kept);
         let feasible =
             bound.clues() <= z && super::part1::can_hit(&required, 0, 0, z, &mut self.band3.arena);
         self.band3.required = required;

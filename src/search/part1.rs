@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27};
+use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27, cells54};
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
@@ -94,8 +94,12 @@ pub struct ChoiceState {
     witnesses: Vec<(Sockets, u8)>,
     /// Where the next witness goes once the list is full.
     witness_next: usize,
-    /// Sockets open for every XY of this X slice.
+    /// The X pair and the live cells of both bands of this X slice.
+    slice_cells: (Mask54, Mask54),
+    /// Sockets open for every XY of this X slice, and the
+    /// [`MiniRowBound`] family of their T's.
     forced_x: Sockets,
+    forced_x_family: u64,
     /// Set when a fresh UA12 or socketed GUA arrived since the X slice was
     /// prepared.
     slice_stale: bool,
@@ -151,7 +155,9 @@ impl ChoiceState {
             guas_x: Vec::new(),
             guas_sorted: Vec::new(),
             gend: Vec::new(),
+            slice_cells: (0, 0),
             forced_x: 0,
+            forced_x_family: 0,
             cell_sockets: [0; 27],
             witnesses: Vec::new(),
             witness_next: 0,
@@ -170,6 +176,9 @@ impl ChoiceState {
             survivors: Vec::new(),
             band3: Default::default(),
         };
+        for &u in &state.band3_uas {
+            state.gua_index.push_band3_ua(u);
+        }
         for g in guas {
             state.add_gua(g);
         }
@@ -221,6 +230,7 @@ impl ChoiceState {
             .fold(0, |m, k| m | 1 << k);
         self.band3_uas.push(t);
         self.band3_holds.push(holds);
+        self.gua_index.push_band3_ua(t);
     }
 
     /// Searches one row of the plan: X of `xsets.size` clues in band 1, Y of
@@ -294,6 +304,7 @@ impl ChoiceState {
         let xlive = live as u64;
         let (a, live) = (a as u64, xlive | !BAND1);
         self.slice_stale = false;
+        self.slice_cells = (a, (a | live) & BANDS12_FULL);
         self.uas_x.clear();
         self.uas_b2.clear();
         for &u in &self.ua12 {
@@ -323,6 +334,7 @@ impl ChoiceState {
                 }
             }
         }
+        self.forced_x_family = cells54(self.forced_x).fold(0, |f, k| f | self.socket_bit[k]);
         // Grouped by socket, so that finding the open sockets takes one
         // step per socket (see `sockets_of`).
         // A counting sort (stable, sockets < 64) into the scratch list.
@@ -364,21 +376,24 @@ impl ChoiceState {
         true
     }
 
-    /// The sockets of the GUA bits set in `missed`.
+    /// The sockets of the GUA bits set in `missed`, and the
+    /// [`MiniRowBound`] family of their T's.
     #[inline]
-    fn sockets_of(&self, missed: &[u64]) -> Sockets {
-        let mut open = 0;
+    fn sockets_of(&self, missed: &[u64]) -> (Sockets, u64) {
+        let (mut open, mut family) = (0, 0);
         for (w, &bits) in missed.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
                 let k = 64 * w + bits.trailing_zeros() as usize;
-                open |= 1 << self.guas_x[k].1;
+                let socket = self.guas_x[k].1 as usize;
+                open |= 1 << socket;
+                family |= self.socket_bit[socket];
                 // Skip the other GUAs of the socket in this word.
                 let end = self.gend[k] as usize - 64 * w;
                 bits = if end >= 64 { 0 } else { bits & (!0 << end) };
             }
         }
-        open
+        (open, family)
     }
 
     /// One 2X2Y step: the X slice (pair, sets minus the pair, their
@@ -413,8 +428,9 @@ impl ChoiceState {
         let ycells = (ypair as u64 | ylive_band) << 27;
         let yhit = hit_bits(&self.ghit, ycells);
         let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| self.gx_all[w] & !yhit[w]);
-        let forced = self.forced_x | self.sockets_of(&missed[..gwords]);
-        if !self.band3_can_take(forced, z) {
+        let (open, family) = self.sockets_of(&missed[..gwords]);
+        let (forced, forced_family) = (self.forced_x | open, self.forced_x_family | family);
+        if !self.band3_can_take(forced, forced_family, z) {
             self.stats.dead_steps += 1;
             return;
         }
@@ -472,8 +488,9 @@ impl ChoiceState {
             let cells = xrest[i] as u64 | ((ypair | yrest[j]) as u64) << 27;
             let hit = hit_bits(&self.ghit, cells);
             let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| all[w] & !hit[w]);
-            let open = forced | self.sockets_of(&missed[..gwords]);
-            if !self.band3_can_take(open, z) {
+            let (open, family) = self.sockets_of(&missed[..gwords]);
+            let (open, family) = (forced | open, forced_family | family);
+            if !self.band3_can_take(open, family, z) {
                 self.stats.band3_dead += 1;
                 continue;
             }
@@ -484,6 +501,8 @@ impl ChoiceState {
             }
             // Band 3 against every GUA (the index holds those without bits
             // too): far cheaper than the solver, and it kills most XY.
+            let (pair, live) = self.slice_cells;
+            self.gua_index.prepare_slice(pair, live);
             if !self.band3_required(xy, z) {
                 self.stats.gua_dead += 1;
                 continue;
@@ -526,25 +545,26 @@ impl ChoiceState {
     }
 
     /// Whether band 3 can hit its own UAs and the T of every open socket
-    /// with `z` clues (memoized per choice).
-    fn band3_can_take(&mut self, open: Sockets, z: usize) -> bool {
+    /// with `z` clues (memoized per choice); `family` is the
+    /// [`MiniRowBound`] family of the open sockets' T's.
+    fn band3_can_take(&mut self, open: Sockets, family: u64, z: usize) -> bool {
+        // The mini-row bound first: it settles most calls.
+        if (MiniRowBound { family }).clues() > z {
+            return false;
+        }
         // A socket whose T holds another open socket's T is hit with it:
         // leave it out (a smaller key, more memo hits).
-        // (Such a socket leaves the mini-row bound unchanged too.)
         let mut key = open;
-        let mut bound = MiniRowBound::default();
         let mut sockets = open;
         while sockets != 0 {
             let s = sockets.trailing_zeros() as usize;
             sockets &= sockets - 1;
             if open & self.socket_dom[s] != 0 {
                 key &= !(1 << s);
-            } else {
-                bound.add_bit(self.socket_bit[s]);
             }
         }
         let open = key;
-        if bound.clues() > z || disjoint_sets_exceed(&self.socket_t, open, z) {
+        if disjoint_sets_exceed(&self.socket_t, open, z) {
             return false;
         }
         // A band-3 clue set that worked before and hits every open T (and
@@ -750,12 +770,6 @@ impl MiniRowBound {
     #[inline]
     pub(super) fn add(&mut self, t: Mask27) {
         self.family |= Self::bit(t);
-    }
-
-    /// Counts a set by its [`Self::bit`].
-    #[inline]
-    pub(super) fn add_bit(&mut self, bit: u64) {
-        self.family |= bit;
     }
 
     /// The cells of the mini-rows that hold a counted set.
