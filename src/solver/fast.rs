@@ -418,20 +418,32 @@ trait Visitor {
 }
 
 /// Depth-first search from `board`; false when the visitor stopped it.
-fn search<V: Visitor>(mut board: Board, visitor: &mut V) -> bool {
+fn search<V: Visitor>(board: Board, visitor: &mut V) -> bool {
+    search_near(board, visitor, None)
+}
+
+/// [`search`] trying at each guess the digit of `near` first when it is a
+/// candidate (so the first solution found tends to agree with `near` on
+/// more cells), else the lowest.
+fn search_near<V: Visitor>(mut board: Board, visitor: &mut V, near: Option<&[u8; 81]>) -> bool {
     loop {
         match board.propagate() {
             Step::Contradiction => return true,
             Step::Solved => return visitor.visit(&board),
             Step::Guess { band, cell } => {
                 let digits = board.digits_at(band, cell);
-                let first = lowest(digits);
+                let first = match near {
+                    Some(near) if digits >> (near[27 * band + cell] - 1) & 1 != 0 => {
+                        near[27 * band + cell] as usize - 1
+                    }
+                    _ => lowest(digits),
+                };
                 let mut child = board;
                 child.place(first, band, cell);
-                if !search(child, visitor) {
+                if !search_near(child, visitor, near) {
                     return false;
                 }
-                let rest = digits & (digits - 1);
+                let rest = digits & !(1 << first);
                 if rest & (rest - 1) == 0 {
                     board.place(lowest(rest), band, cell);
                 } else {
@@ -555,7 +567,9 @@ pub fn other_solution(grid: &Grid, clues: Mask81) -> Option<Grid> {
                 let mut child = board;
                 child.place(other, band, cell);
                 let mut first = First(None);
-                search(child, &mut first);
+                // The grid's digits first elsewhere: an other solution close
+                // to the grid gives a small difference (a cheap minimal UA).
+                search_near(child, &mut first, Some(digits));
                 if let Some(found) = first.0 {
                     return Some(found.solution_grid());
                 }
