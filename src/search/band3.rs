@@ -43,11 +43,10 @@ pub struct GuaIndex {
     slice_pair: Mask54,
     slice_live: Mask54,
     /// The distinct band-3 parts by size bucket (2 cells or fewer, 3, 4 or
-    /// more), each bucket in order of arrival.
-    parts: [Vec<Mask27>; BUCKETS],
-    /// For each part: its small bit (small parts, 0 past the first 64),
-    /// or the small bits of the small parts inside it (larger parts).
-    smalls: [Vec<u64>; BUCKETS],
+    /// more), each bucket in order of arrival, each with its small bit
+    /// (small parts, 0 past the first 64) or the small bits of the small
+    /// parts inside it (larger parts): one record, one cache line to read.
+    parts: [Vec<(Mask27, u64)>; BUCKETS],
     /// Small parts so far.
     small_count: usize,
     /// Band 3's UAs and the small bits of the small parts inside each.
@@ -160,7 +159,6 @@ impl GuaIndex {
             .entry(g.t)
             .or_insert((next, (b as u32) << BUCKET_SHIFT | local));
         if id == next {
-            self.parts[b].push(g.t);
             let bits = if b < SMALL_BUCKETS {
                 let bit = if self.small_count < 64 {
                     1 << self.small_count
@@ -170,10 +168,9 @@ impl GuaIndex {
                 self.small_count += 1;
                 // Larger sets holding the new small part.
                 for (t, holds) in self.parts[SMALL_BUCKETS..]
-                    .iter()
-                    .zip(&mut self.smalls[SMALL_BUCKETS..])
-                    .flat_map(|(p, h)| p.iter().zip(h.iter_mut()))
-                    .chain(self.band3_uas.iter_mut().map(|(t, h)| (&*t, h)))
+                    .iter_mut()
+                    .flatten()
+                    .chain(&mut self.band3_uas)
                 {
                     if g.t & !*t == 0 {
                         *holds |= bit;
@@ -183,7 +180,7 @@ impl GuaIndex {
             } else {
                 self.small_holds(g.t)
             };
-            self.smalls[b].push(bits);
+            self.parts[b].push((g.t, bits));
         }
         self.all.push(g.s, key);
         self.s.push(g.s);
@@ -215,12 +212,11 @@ impl GuaIndex {
 
     /// The small bits of the small parts inside `t`.
     fn small_holds(&self, t: Mask27) -> u64 {
-        let parts = self.parts[..SMALL_BUCKETS].iter().flatten();
-        let bits = self.smalls[..SMALL_BUCKETS].iter().flatten();
-        parts
-            .zip(bits)
-            .filter(|&(&u, _)| u & !t == 0)
-            .fold(0, |m, (_, &bit)| m | bit)
+        self.parts[..SMALL_BUCKETS]
+            .iter()
+            .flatten()
+            .filter(|&&(u, _)| u & !t == 0)
+            .fold(0, |m, &(_, bit)| m | bit)
     }
 
     /// Appends the distinct band-3 parts of the GUAs whose bands-1+2 part
@@ -249,16 +245,16 @@ impl GuaIndex {
         // that hold none of them.
         let mut small = 0;
         for (b, seen) in seen.iter().enumerate() {
-            let (parts, holds) = (&self.parts[b], &self.smalls[b]);
+            let parts = &self.parts[b];
             for (w, &bits) in seen.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
-                    let k = 64 * w + bits.trailing_zeros() as usize;
+                    let (t, holds) = parts[64 * w + bits.trailing_zeros() as usize];
                     if b < SMALL_BUCKETS {
-                        small |= holds[k];
-                        out.push(parts[k]);
-                    } else if holds[k] & small == 0 {
-                        out.push(parts[k]);
+                        small |= holds;
+                        out.push(t);
+                    } else if holds & small == 0 {
+                        out.push(t);
                     }
                     bits &= bits - 1;
                 }

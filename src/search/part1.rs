@@ -85,8 +85,12 @@ pub struct ChoiceState {
     guas_x: Vec<(Mask54, u8)>,
     /// Scratch list for sorting `guas_x`.
     guas_sorted: Vec<(Mask54, u8)>,
-    /// For each GUA bit, the bit just past its socket's group.
-    gend: Vec<u16>,
+    /// Per word of GUA bits: the top bit of each socket's group (its part
+    /// in the word), and the other bits of the groups.
+    gtop: [u64; MAX_GUA_WORDS],
+    glow: [u64; MAX_GUA_WORDS],
+    /// The socket of each GUA bit.
+    gsocket: Vec<u8>,
     /// Per band-3 cell: the sockets whose T holds it.
     cell_sockets: [Sockets; 27],
     /// The last [`WITNESSES`] band-3 clue sets found by the feasibility
@@ -154,7 +158,9 @@ impl ChoiceState {
             uas_b2: Vec::new(),
             guas_x: Vec::new(),
             guas_sorted: Vec::new(),
-            gend: Vec::new(),
+            gtop: [0; MAX_GUA_WORDS],
+            glow: [0; MAX_GUA_WORDS],
+            gsocket: Vec::new(),
             slice_cells: (0, 0),
             forced_x: 0,
             forced_x_family: 0,
@@ -353,11 +359,21 @@ impl ChoiceState {
             *at += 1;
         }
         std::mem::swap(&mut self.guas_x, &mut self.guas_sorted);
-        self.gend.clear();
-        for group in self.guas_x.chunk_by(|a, b| a.1 == b.1) {
-            let end = (self.gend.len() + group.len()) as u16;
-            self.gend.extend(std::iter::repeat_n(end, group.len()));
+        self.gsocket.clear();
+        self.gsocket
+            .extend(self.guas_x.iter().map(|&(_, socket)| socket));
+        let all = all_bits::<MAX_GUA_WORDS>(self.guas_x.len());
+        self.gtop = [0; MAX_GUA_WORDS];
+        for (k, pair) in self.gsocket.windows(2).enumerate() {
+            // The last bit of a group, or of a word.
+            if pair[0] != pair[1] || k % 64 == 63 {
+                self.gtop[k / 64] |= 1 << (k % 64);
+            }
         }
+        if let Some(k) = self.gsocket.len().checked_sub(1) {
+            self.gtop[k / 64] |= 1 << (k % 64);
+        }
+        self.glow = std::array::from_fn(|w| all[w] & !self.gtop[w]);
         let gwords = self.guas_x.len().div_ceil(64).max(1);
         self.gwords = gwords;
         self.ghit.clear();
@@ -370,7 +386,6 @@ impl ChoiceState {
                 cells &= cells - 1;
             }
         }
-        let all = all_bits::<MAX_GUA_WORDS>(self.guas_x.len());
         let hit = hit_bits(&self.ghit, xlive);
         self.gx_all = std::array::from_fn(|w| all[w] & !hit[w]);
         true
@@ -382,15 +397,12 @@ impl ChoiceState {
     fn sockets_of(&self, missed: &[u64]) -> (Sockets, u64) {
         let (mut open, mut family) = (0, 0);
         for (w, &bits) in missed.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let k = 64 * w + bits.trailing_zeros() as usize;
-                let socket = self.guas_x[k].1 as usize;
+            let mut tops = groups_hit(bits, self.gtop[w], self.glow[w]);
+            while tops != 0 {
+                let socket = self.gsocket[64 * w + tops.trailing_zeros() as usize] as usize;
                 open |= 1 << socket;
                 family |= self.socket_bit[socket];
-                // Skip the other GUAs of the socket in this word.
-                let end = self.gend[k] as usize - 64 * w;
-                bits = if end >= 64 { 0 } else { bits & (!0 << end) };
+                tops &= tops - 1;
             }
         }
         (open, family)
@@ -795,6 +807,15 @@ impl MiniRowBound {
     }
 }
 
+/// The top bits of the groups of a word that hold a bit of `bits`: a
+/// group is a run of bits, `top` holds the top bit of each group and `low`
+/// the others. Adding a group's low bits to its bits of `bits` carries into
+/// its top bit exactly when one of those is set, and never past it.
+#[inline]
+fn groups_hit(bits: u64, top: u64, low: u64) -> u64 {
+    (((bits & low) + low) | bits) & top
+}
+
 /// A mask with the low `n` bits set, over `W` words.
 fn all_bits<const W: usize>(n: usize) -> [u64; W] {
     std::array::from_fn(|w| low_bits(n, w))
@@ -981,18 +1002,22 @@ pub(super) fn hitting_set(
 ) -> Option<Mask27> {
     // The unhit sets, cut to the cells still allowed; each node of the
     // search writes its children's (shorter) lists after its own.
-    arena.clear();
+    // (Only grown: every node writes a list before reading it.)
+    let room = required.len() * (left + 1);
+    if arena.len() < room {
+        arena.resize(room, 0);
+    }
+    let mut len = 0;
     for &t in required {
         if t & clues == 0 {
             let avail = t & !excluded;
             if avail == 0 {
                 return None;
             }
-            arena.push(avail);
+            arena[len] = avail;
+            len += 1;
         }
     }
-    let len = arena.len();
-    arena.resize(len * (left + 1), 0);
     hit_node(arena, len, clues, left)
 }
 
@@ -1229,6 +1254,29 @@ mod can_hit_tests {
         }
         assert!(yes > 300 && no > 300, "{yes} feasible, {no} not");
         assert!(critical > 100, "only {critical} critical cases");
+    }
+
+    #[test]
+    fn groups_hit_marks_exactly_the_groups_with_a_bit() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        for _ in 0..2000 {
+            // Random runs over the low `used` bits of a word.
+            let used = rng.usize(1..=64);
+            let (mut top, mut start, mut groups) = (0u64, 0, Vec::new());
+            while start < used {
+                let end = (start + rng.usize(1..=9)).min(used);
+                top |= 1 << (end - 1);
+                groups.push(start..end);
+                start = end;
+            }
+            let low = low_bits(used, 0) & !top;
+            let bits = rng.u64(..) & rng.u64(..) & rng.u64(..) & low_bits(used, 0);
+            let expected = groups
+                .iter()
+                .filter(|g| (g.start..g.end).any(|b| bits >> b & 1 != 0))
+                .fold(0, |m, g| m | 1 << (g.end - 1));
+            assert_eq!(groups_hit(bits, top, low), expected, "{bits:x} {top:x}");
+        }
     }
 
     #[test]
