@@ -711,33 +711,23 @@ struct StepSets {
 impl StepSets {
     /// Makes room for filing `n` sets.
     fn reserve(&mut self, n: usize) {
-        if self.kbuf.len() <= n {
-            self.kbuf.resize(n + 1, 0);
-            self.xbuf.resize(n + 1, 0);
+        let room = n + crate::bits::FILE_SLACK;
+        if self.kbuf.len() < room {
+            self.kbuf.resize(room, 0);
+            self.xbuf.resize(room, 0);
         }
     }
 
     /// Files the sets of `uas` (each with band-1 cells) that miss `b`, cut
     /// to `live`: into the X filters when no band-2 cell is left, else
-    /// into the kept sets. Without branches on the sets (every set is
-    /// written to both lists; only the right count moves).
+    /// into the kept sets.
     #[inline]
     fn file(&mut self, uas: &[Mask54], b: Mask54, live: Mask54, limit: usize) {
-        let (kbuf, xbuf) = (&mut self.kbuf[..=uas.len()], &mut self.xbuf[..=uas.len()]);
-        let (mut nk, mut nx) = (0, 0);
-        for &u in uas {
-            let missed = u & b == 0;
-            let v = u & live;
-            let both = v >> 27 != 0;
-            kbuf[nk] = v;
-            nk += (missed & both) as usize;
-            xbuf[nx] = v as Mask27;
-            nx += (missed & !both) as usize;
-        }
+        let (nk, nx) = crate::bits::file_sets(uas, b, live, &mut self.kbuf, &mut self.xbuf);
         (self.nk, self.nx, self.limit) = (nk, nx, limit);
         self.extra.clear();
         if nk > limit {
-            self.extra.extend_from_slice(&kbuf[limit..nk]);
+            self.extra.extend_from_slice(&self.kbuf[limit..nk]);
         }
     }
 
