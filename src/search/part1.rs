@@ -16,9 +16,6 @@
 //! solver with band 3 given in full (exactly the bands-1+2 problem under band
 //! 3's gangster); a failure gives a fresh UA12 for the later steps.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27, cells54};
 use crate::grid::Grid;
 use crate::solver::other_solution;
@@ -65,10 +62,6 @@ pub struct ChoiceState {
     pub config: SearchConfig,
     pub stats: Stats,
     pub found: Vec<Mask81>,
-    /// Whether band 3 can take a given set of open sockets with z clues,
-    /// kept for the whole choice (band-3 UAs found later can only make a
-    /// remembered `true` too generous, never a `false` wrong).
-    feasible: HashMap<(Sockets, u8), bool, BuildHasherDefault<KeyHasher>>,
     /// When set, valid XY are recorded here instead of going to band 3
     /// (used by the cross-check tests).
     pub record_valid_xy: Option<Vec<Mask54>>,
@@ -151,7 +144,6 @@ impl ChoiceState {
             config,
             stats: Stats::default(),
             found: Vec::new(),
-            feasible: HashMap::default(),
             record_valid_xy: None,
             record_step: None,
             uas_x: Vec::new(),
@@ -297,7 +289,6 @@ impl ChoiceState {
             b12 = self.stats.bands12_checks - before.bands12_checks,
             valid_xy = self.stats.valid_xy - before.valid_xy,
             final_checks = self.stats.final_checks - before.final_checks,
-            memo = self.feasible.len(),
             secs = start.elapsed().as_secs_f64(),
             "row done"
         );
@@ -557,15 +548,16 @@ impl ChoiceState {
     }
 
     /// Whether band 3 can hit its own UAs and the T of every open socket
-    /// with `z` clues (memoized per choice); `family` is the
-    /// [`MiniRowBound`] family of the open sockets' T's.
+    /// with `z` clues; `family` is the [`MiniRowBound`] family of the open
+    /// sockets' T's. (Not memoized: on slow grids a memo of the answers
+    /// grows past the caches and costs more than the searches it saves.)
     fn band3_can_take(&mut self, open: Sockets, family: u64, z: usize) -> bool {
         // The mini-row bound first: it settles most calls.
         if (MiniRowBound { family }).clues() > z {
             return false;
         }
         // A socket whose T holds another open socket's T is hit with it:
-        // leave it out (a smaller key, more memo hits).
+        // leave it out.
         let mut key = open;
         let mut sockets = open;
         while sockets != 0 {
@@ -580,17 +572,13 @@ impl ChoiceState {
             return false;
         }
         // A band-3 clue set that worked before and hits every open T (and
-        // is small enough) answers yes; a short scan, cheaper than a probe
-        // of the memo (a large table: mostly cache misses).
+        // is small enough) answers yes: a short scan, cheaper than a search.
         if self
             .witnesses
             .iter()
             .any(|&(hit, size)| open & !hit == 0 && size as usize <= z)
         {
             return true;
-        }
-        if let Some(&answer) = self.feasible.get(&(open, z as u8)) {
-            return answer;
         }
         // Socket T's first (2 or 3 cells: the strongest branching), then
         // band 3's own UAs.
@@ -610,19 +598,18 @@ impl ChoiceState {
         );
         let found = hitting_set(&required, 0, 0, z, &mut self.band3.arena);
         self.band3.scratch = required;
-        let answer = found.is_some();
-        if let Some(clues) = found {
-            let hit = cells27(clues).fold(0, |m, c| m | self.cell_sockets[c]);
-            let size = clues.count_ones() as u8;
-            if self.witnesses.len() < WITNESSES {
-                self.witnesses.push((hit, size));
-            } else {
-                self.witnesses[self.witness_next] = (hit, size);
-                self.witness_next = (self.witness_next + 1) % WITNESSES;
-            }
+        let Some(clues) = found else {
+            return false;
+        };
+        let hit = cells27(clues).fold(0, |m, c| m | self.cell_sockets[c]);
+        let size = clues.count_ones() as u8;
+        if self.witnesses.len() < WITNESSES {
+            self.witnesses.push((hit, size));
+        } else {
+            self.witnesses[self.witness_next] = (hit, size);
+            self.witness_next = (self.witness_next + 1) % WITNESSES;
         }
-        self.feasible.insert((open, z as u8), answer);
-        answer
+        true
     }
 
     /// True when XY has a unique bands-1+2 filling under band 3's gangster;
@@ -660,35 +647,6 @@ impl ChoiceState {
 
 /// Band-3 clue sets remembered as witnesses of feasibility.
 const WITNESSES: usize = 32;
-
-/// A hasher for the feasibility memo's keys (socket masks, which nobody
-/// chooses adversarially): one multiplication instead of SipHash.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-
-    #[inline]
-    fn write_u128(&mut self, n: u128) {
-        self.write_u64(n as u64);
-        self.write_u64((n >> 64) as u64);
-    }
-
-    #[inline]
-    fn write_u64(&mut self, n: u64) {
-        let x = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = x ^ (x >> 29);
-    }
-}
 
 /// The sets XY must hit in one step, filed by where they can be hit.
 #[derive(Default)]
