@@ -605,3 +605,125 @@ mod file_tests {
         }
     }
 }
+
+/// Room past the sets that [`unhit_cut`] may write into its output.
+pub const CUT_SLACK: usize = 16;
+
+/// The sets of `list` that miss `cell`, cut to the cells outside
+/// `excluded`, into `out` in order; their count, or `None` when one of them
+/// is left empty. `out` needs room for `list.len() + CUT_SLACK` sets (the
+/// room past the count gets scratch values). With AVX-512F and VL (run
+/// time), sixteen sets per round; otherwise [`unhit_cut_scalar`].
+#[inline]
+pub fn unhit_cut(
+    list: &[Mask27],
+    cell: Mask27,
+    excluded: Mask27,
+    out: &mut [Mask27],
+) -> Option<usize> {
+    assert!(out.len() >= list.len() + CUT_SLACK);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+    {
+        // SAFETY: AVX-512F and VL are present (checked just above).
+        return unsafe { unhit_cut_avx512(list, cell, excluded, out) };
+    }
+    unhit_cut_scalar(list, cell, excluded, out)
+}
+
+/// The portable form of [`unhit_cut`], which tests compare against.
+/// Without branches on the sets: every set is written, only the count of
+/// those kept moves.
+pub fn unhit_cut_scalar(
+    list: &[Mask27],
+    cell: Mask27,
+    excluded: Mask27,
+    out: &mut [Mask27],
+) -> Option<usize> {
+    let (mut n, mut empty) = (0, false);
+    for &t in list {
+        let missed = t & cell == 0;
+        let avail = t & !excluded;
+        empty |= missed & (avail == 0);
+        out[n] = avail;
+        n += missed as usize;
+    }
+    (!empty).then_some(n)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn unhit_cut_avx512(
+    list: &[Mask27],
+    cell: Mask27,
+    excluded: Mask27,
+    out: &mut [Mask27],
+) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m512i, _mm512_andnot_si512, _mm512_loadu_si512, _mm512_maskz_compress_epi32,
+        _mm512_set1_epi32, _mm512_storeu_si512, _mm512_test_epi32_mask, _mm512_testn_epi32_mask,
+    };
+    let (sixteens, tail) = list.as_chunks::<16>();
+    let (vcell, vexcl) = (
+        _mm512_set1_epi32(cell as i32),
+        _mm512_set1_epi32(excluded as i32),
+    );
+    let mut n = 0;
+    for t in sixteens {
+        // SAFETY: sixteen u32 are 64 readable bytes; loadu needs no alignment.
+        let v = unsafe { _mm512_loadu_si512(t.as_ptr() as *const __m512i) };
+        let missed = _mm512_testn_epi32_mask(v, vcell);
+        let avail = _mm512_andnot_si512(vexcl, v);
+        if missed & !_mm512_test_epi32_mask(avail, avail) != 0 {
+            return None;
+        }
+        // Compressed in registers, then stored whole into the room.
+        let packed = _mm512_maskz_compress_epi32(missed, avail);
+        // SAFETY: n <= the sets read so far, and the asserted room leaves
+        // sixteen more slots (64 bytes) past it.
+        unsafe { _mm512_storeu_si512(out[n..n + 16].as_mut_ptr() as *mut __m512i, packed) };
+        n += missed.count_ones() as usize;
+    }
+    unhit_cut_scalar(tail, cell, excluded, &mut out[n..]).map(|m| n + m)
+}
+
+#[cfg(test)]
+mod cut_tests {
+    use super::*;
+
+    #[test]
+    fn unhit_cut_agrees_with_the_definition() {
+        let mut rng = fastrand::Rng::with_seed(9);
+        let (mut dead, mut alive) = (0, 0);
+        for round in 0..3000 {
+            let n = [0, 1, 15, 16, 17, 40, 100][round % 7];
+            let list: Vec<Mask27> = (0..n)
+                .map(|_| (rng.u32(..) & rng.u32(..) & rng.u32(..) & BAND_FULL).max(1))
+                .collect();
+            let cell = 1 << rng.u32(0..27);
+            let excluded = rng.u32(..) & rng.u32(..) & BAND_FULL;
+            let kept: Vec<Mask27> = list
+                .iter()
+                .filter(|&&t| t & cell == 0)
+                .map(|&t| t & !excluded)
+                .collect();
+            let expected = (!kept.contains(&0)).then_some(kept.len());
+            dead += expected.is_none() as usize;
+            alive += expected.is_some() as usize;
+            for fast in [true, false] {
+                let mut out = vec![0; n + CUT_SLACK];
+                let got = if fast {
+                    unhit_cut(&list, cell, excluded, &mut out)
+                } else {
+                    unhit_cut_scalar(&list, cell, excluded, &mut out)
+                };
+                assert_eq!(got, expected, "{n} sets, fast {fast}");
+                if let Some(m) = got {
+                    assert_eq!(&out[..m], &kept[..], "{n} sets, fast {fast}");
+                }
+            }
+        }
+        assert!(dead > 100 && alive > 100, "{dead} dead, {alive} alive");
+    }
+}

@@ -951,7 +951,7 @@ pub(super) fn hitting_set(
     // The unhit sets, cut to the cells still allowed; each node of the
     // search writes its children's (shorter) lists after its own.
     // (Only grown: every node writes a list before reading it.)
-    let room = required.len() * (left + 1);
+    let room = (required.len() + crate::bits::CUT_SLACK) * (left + 1);
     if arena.len() < room {
         arena.resize(room, 0);
     }
@@ -1048,18 +1048,8 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
             excluded |= cell;
             continue;
         }
-        let (mut n, mut empty) = (0, false);
-        for &t in list.iter() {
-            let missed = t & cell == 0;
-            let avail = t & !excluded;
-            empty |= missed & (avail == 0);
-            rest[n] = avail;
-            n += missed as usize;
-        }
-        if empty {
-            // A set unhit here and in every later branch.
-            return None;
-        }
+        // None: a set unhit here and in every later branch.
+        let n = crate::bits::unhit_cut(list, cell, excluded, rest)?;
         if let Some(found) = hit_node(rest, n, clues | cell, left - 1) {
             return Some(found);
         }
