@@ -243,21 +243,26 @@ impl GuaIndex {
         }
         // The small parts first, then the larger parts and band 3's UAs
         // that hold none of them.
+        // (No branch on the larger parts, hard to predict: each is written,
+        // only the count of those kept moves.)
         let mut small = 0;
         for (b, seen) in seen.iter().enumerate() {
             let parts = &self.parts[b];
-            for (w, &bits) in seen.iter().enumerate() {
+            let keep_all = b < SMALL_BUCKETS;
+            for (w, &bits) in seen.iter().enumerate().filter(|&(_, &bits)| bits != 0) {
                 let mut bits = bits;
+                let mut kept = out.len();
+                out.resize(kept + bits.count_ones() as usize, 0);
                 while bits != 0 {
                     let (t, holds) = parts[64 * w + bits.trailing_zeros() as usize];
-                    if b < SMALL_BUCKETS {
+                    if keep_all {
                         small |= holds;
-                        out.push(t);
-                    } else if holds & small == 0 {
-                        out.push(t);
                     }
+                    out[kept] = t;
+                    kept += (keep_all || holds & small == 0) as usize;
                     bits &= bits - 1;
                 }
+                out.truncate(kept);
             }
         }
         out.extend(
