@@ -474,6 +474,15 @@ mod pair_tests {
     }
 }
 
+/// Whether the CPU has AVX-512F and VL (detected at run time, cached by
+/// the standard library).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_avx512vl() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+}
+
 /// Room past the sets that [`file_sets`] may write into each output.
 pub const FILE_SLACK: usize = 8;
 
@@ -492,9 +501,7 @@ pub fn file_sets(
 ) -> (usize, usize) {
     assert!(both.len() >= uas.len() + FILE_SLACK && first.len() >= uas.len() + FILE_SLACK);
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512vl")
-    {
+    if has_avx512vl() {
         // SAFETY: AVX-512F and VL are present (checked just above).
         return unsafe { file_sets_avx512(uas, b, live, both, first) };
     }
@@ -578,7 +585,7 @@ mod file_tests {
                 .map(|_| rng.u64(..) & rng.u64(..) & rng.u64(..) & BANDS12_FULL)
                 .collect();
             let b = (1 << rng.u32(27..54)) | (1 << rng.u32(27..54));
-            let live = rng.u64(..) | rng.u64(..) & BANDS12_FULL;
+            let live = (rng.u64(..) | rng.u64(..)) & BANDS12_FULL;
             let mut expected = (Vec::new(), Vec::new());
             for &u in &uas {
                 let v = u & live;
@@ -623,9 +630,7 @@ pub fn unhit_cut(
 ) -> Option<usize> {
     assert!(out.len() >= list.len() + CUT_SLACK);
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512vl")
-    {
+    if has_avx512vl() {
         // SAFETY: AVX-512F and VL are present (checked just above).
         return unsafe { unhit_cut_avx512(list, cell, excluded, out) };
     }

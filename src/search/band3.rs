@@ -210,6 +210,11 @@ impl GuaIndex {
         self.band3_uas.push((t, self.small_holds(t)));
     }
 
+    /// The UAs inside band 3, in the order they came.
+    pub fn band3_uas(&self) -> impl Iterator<Item = Mask27> + '_ {
+        self.band3_uas.iter().map(|&(t, _)| t)
+    }
+
     /// The small bits of the small parts inside `t`.
     fn small_holds(&self, t: Mask27) -> u64 {
         self.parts[..SMALL_BUCKETS]

@@ -52,10 +52,9 @@ pub struct ChoiceState {
     socket_bit: Vec<u64>,
     /// For each socket, the other sockets whose T lies inside its T.
     socket_dom: Vec<Sockets>,
-    /// UAs inside band 3.
-    pub band3_uas: Vec<Mask27>,
-    /// For each band-3 UA, the sockets whose T lies inside it: with one of
-    /// them open the UA is hit anyway.
+    /// For each UA inside band 3 (kept in the GUA index, in the same
+    /// order), the sockets whose T lies inside it: with one of them open the
+    /// UA is hit anyway.
     band3_holds: Vec<Sockets>,
     /// Every GUA, indexed by cell for part 2.
     pub(super) gua_index: super::band3::GuaIndex,
@@ -138,8 +137,7 @@ impl ChoiceState {
             socket_t: Vec::new(),
             socket_bit: Vec::new(),
             socket_dom: Vec::new(),
-            band3_holds: vec![0; band3_uas.len()],
-            band3_uas,
+            band3_holds: Vec::new(),
             gua_index: Default::default(),
             config,
             stats: Stats::default(),
@@ -174,8 +172,8 @@ impl ChoiceState {
             survivors: Vec::new(),
             band3: Default::default(),
         };
-        for &u in &state.band3_uas {
-            state.gua_index.push_band3_ua(u);
+        for u in band3_uas {
+            state.add_band3_ua(u);
         }
         for g in guas {
             state.add_gua(g);
@@ -206,7 +204,7 @@ impl ChoiceState {
             for c in cells27(g.t) {
                 self.cell_sockets[c] |= 1 << socket;
             }
-            for (holds, &u) in self.band3_holds.iter_mut().zip(&self.band3_uas) {
+            for (holds, u) in self.band3_holds.iter_mut().zip(self.gua_index.band3_uas()) {
                 if g.t & !u == 0 {
                     *holds |= 1 << socket;
                 }
@@ -226,7 +224,6 @@ impl ChoiceState {
         let holds = (0..self.socket_t.len())
             .filter(|&k| self.socket_t[k] & !t == 0)
             .fold(0, |m, k| m | 1 << k);
-        self.band3_uas.push(t);
         self.band3_holds.push(holds);
         self.gua_index.push_band3_ua(t);
     }
@@ -558,16 +555,16 @@ impl ChoiceState {
         }
         // A socket whose T holds another open socket's T is hit with it:
         // leave it out.
-        let mut key = open;
+        let mut needed = open;
         let mut sockets = open;
         while sockets != 0 {
             let s = sockets.trailing_zeros() as usize;
             sockets &= sockets - 1;
             if open & self.socket_dom[s] != 0 {
-                key &= !(1 << s);
+                needed &= !(1 << s);
             }
         }
-        let open = key;
+        let open = needed;
         if disjoint_sets_exceed(&self.socket_t, open, z) {
             return false;
         }
@@ -590,11 +587,11 @@ impl ChoiceState {
             sockets &= sockets - 1;
         }
         required.extend(
-            self.band3_uas
-                .iter()
+            self.gua_index
+                .band3_uas()
                 .zip(&self.band3_holds)
                 .filter(|&(_, &holds)| holds & open == 0)
-                .map(|(&u, _)| u),
+                .map(|(u, _)| u),
         );
         let found = hitting_set(&required, 0, 0, z, &mut self.band3.arena);
         self.band3.scratch = required;
