@@ -710,17 +710,12 @@ impl MiniRowBound {
     /// The family bit of `t` if it lies inside one mini-row, else 0.
     #[inline]
     pub(super) fn bit(t: Mask27) -> u64 {
-        if t == 0 {
-            return 0;
-        }
-        let first = t.trailing_zeros() as usize;
-        let base = MINIROW_BASE[first] as usize;
-        let local = (t >> base) & 0b111;
-        if local << base == t {
-            1 << (7 * MINIROW_OF[first] as usize + local as usize - 1)
-        } else {
-            0
-        }
+        // Mini-row r holds band cells 3r..3r + 3 (rows of nine cells,
+        // boxes of three columns). For t = 0, r = 10 and local = 0.
+        let r = t.trailing_zeros() / 3;
+        let local = t >> (3 * r);
+        let inside = local.wrapping_sub(1) < 7;
+        (inside as u64) << ((7 * r + local.wrapping_sub(1)) & 63)
     }
 
     /// Counts `t` if it lies inside one mini-row (empty sets are ignored).
@@ -735,11 +730,7 @@ impl MiniRowBound {
         let mut cells = 0;
         for r in 0..9 {
             let used = (self.family >> (7 * r)) & 0x7f != 0;
-            cells |= if used {
-                0b111 << (9 * (r / 3) + 3 * (r % 3))
-            } else {
-                0
-            };
+            cells |= if used { 0b111 << (3 * r) } else { 0 };
         }
         cells
     }
@@ -1055,28 +1046,6 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
     None
 }
 
-/// Mini-row (0..9, row-major) of each band cell.
-const MINIROW_OF: [u8; 27] = {
-    let mut t = [0u8; 27];
-    let mut c = 0;
-    while c < 27 {
-        t[c] = (3 * (c / 9) + c % 9 / 3) as u8;
-        c += 1;
-    }
-    t
-};
-
-/// First cell of the mini-row of each band cell.
-const MINIROW_BASE: [u8; 27] = {
-    let mut t = [0u8; 27];
-    let mut c = 0;
-    while c < 27 {
-        t[c] = (9 * (c / 9) + 3 * (c % 9 / 3)) as u8;
-        c += 1;
-    }
-    t
-};
-
 /// For a family of non-empty subsets of 3 cells (bit s - 1 set when subset
 /// s, a 3-bit mask, is in it): the fewest cells that hit them all.
 const MIN_HIT: [u8; 128] = {
@@ -1189,6 +1158,33 @@ mod can_hit_tests {
         }
         assert!(yes > 300 && no > 300, "{yes} feasible, {no} not");
         assert!(critical > 100, "only {critical} critical cases");
+    }
+
+    #[test]
+    fn mini_row_bound_is_exact_on_mini_row_sets() {
+        let mut rng = fastrand::Rng::with_seed(13);
+        for _ in 0..2000 {
+            let sets: Vec<Mask27> = (0..rng.usize(0..8))
+                .map(|_| (0..rng.u32(1..5)).fold(0, |m, _| m | 1 << rng.u32(0..27)))
+                .collect();
+            let mut bound = MiniRowBound::default();
+            let (mut inside, mut rows) = (Vec::new(), 0);
+            for &t in &sets {
+                bound.add(t);
+                // Inside one mini-row: every cell has the same c / 3.
+                let r = t.trailing_zeros() / 3;
+                let is_inside = cells27(t).all(|c| c as u32 / 3 == r);
+                assert_eq!(MiniRowBound::bit(t) != 0, is_inside, "{t:#x}");
+                if is_inside {
+                    inside.push(t);
+                    rows |= 0b111 << (3 * r);
+                }
+            }
+            assert_eq!(bound.cells(), rows);
+            let need = bound.clues();
+            assert!(brute(&inside, 0, crate::bits::BAND_FULL, need));
+            assert!(need == 0 || !brute(&inside, 0, crate::bits::BAND_FULL, need - 1));
+        }
     }
 
     #[test]
