@@ -92,13 +92,16 @@ pub struct ChoiceState {
     witness_next: usize,
     /// The X pair and the live cells of both bands of this X slice.
     slice_cells: (Mask54, Mask54),
+    /// The live cells of the X slice's sets (band 1).
+    slice_xlive: Mask54,
+    /// Set while an X slice is searched: fresh sets join its lists.
+    slice_active: bool,
+    /// Set when a fresh UA12 has no cell the slice can take.
+    slice_dead: bool,
     /// Sockets open for every XY of this X slice, and the
     /// [`MiniRowBound`] family of their T's.
     forced_x: Sockets,
     forced_x_family: u64,
-    /// Set when a fresh UA12 or socketed GUA arrived since the X slice was
-    /// prepared.
-    slice_stale: bool,
     /// Words of GUA bits in this X slice.
     gwords: usize,
     /// Per cell of bands 1+2: the GUA bits whose set the cell hits.
@@ -157,7 +160,9 @@ impl ChoiceState {
             cell_sockets: [0; 27],
             witnesses: Vec::new(),
             witness_next: 0,
-            slice_stale: false,
+            slice_xlive: 0,
+            slice_active: false,
+            slice_dead: false,
             gwords: 1,
             ghit: Vec::new(),
             gx_all: [0; MAX_GUA_WORDS],
@@ -216,7 +221,38 @@ impl ChoiceState {
         let at = self.guas.partition_point(|h| h.s.count_ones() <= size);
         self.guas.insert(at, g);
         self.gua_socket.insert(at, socket as u8);
-        self.slice_stale = true;
+        self.slice_add_gua(g.s, socket);
+    }
+
+    /// A fresh GUA with a socket joins the current X slice: its socket is
+    /// forced when no cell of the slice can hit it, else it gets the next
+    /// GUA bit (a group of its own) while there is room.
+    fn slice_add_gua(&mut self, s: Mask54, socket: usize) {
+        let (pair, cells) = self.slice_cells;
+        if !self.slice_active || s & pair != 0 || self.forced_x & (1 << socket) != 0 {
+            return;
+        }
+        let v = s & cells & !pair;
+        if v == 0 {
+            self.forced_x |= 1 << socket;
+            self.forced_x_family |= self.socket_bit[socket];
+            return;
+        }
+        let k = self.guas_x.len();
+        if k >= self.config.gua_limit.min(64 * MAX_GUA_WORDS) {
+            return;
+        }
+        let (w, bit) = (k / 64, 1 << (k % 64));
+        self.guas_x.push((v, socket as u8));
+        self.gsocket.push(socket as u8);
+        self.gtop[w] |= bit;
+        for c in cells54(v) {
+            self.ghit[c][w] |= bit;
+        }
+        if v & self.slice_xlive == 0 {
+            self.gx_all[w] |= bit;
+        }
+        self.gwords = w + 1;
     }
 
     /// Adds a UA inside band 3.
@@ -258,9 +294,10 @@ impl ChoiceState {
                 continue;
             }
             for (k, ys) in ysets.slices.iter().enumerate() {
-                // Fresh sets found by the last step's checks join the
-                // slice's UAs and GUA bits before the next step.
-                if self.slice_stale && !self.prepare_x_slice(xs.pair, xs.live) {
+                // Fresh sets found by the checks join the slice's lists
+                // as they come; one that no set of the slice can hit
+                // ends it.
+                if self.slice_dead {
                     self.stats.dead_steps += (ysets.slices.len() - k) as u64;
                     break;
                 }
@@ -274,6 +311,7 @@ impl ChoiceState {
             }
         }
         (self.xbits, self.ybits) = (xbits, ybits);
+        self.slice_active = false;
         tracing::debug!(
             xsets = xsets.len(),
             ysets = ysets.len(),
@@ -297,8 +335,9 @@ impl ChoiceState {
     fn prepare_x_slice(&mut self, a: Mask27, live: Mask27) -> bool {
         let xlive = live as u64;
         let (a, live) = (a as u64, xlive | !BAND1);
-        self.slice_stale = false;
+        (self.slice_active, self.slice_dead) = (true, false);
         self.slice_cells = (a, (a | live) & BANDS12_FULL);
+        self.slice_xlive = xlive;
         self.uas_x.clear();
         self.uas_b2.clear();
         for &u in &self.ua12 {
@@ -638,7 +677,21 @@ impl ChoiceState {
             return;
         }
         self.ua12.insert(at, ua);
-        self.slice_stale = true;
+        // It joins the current X slice's lists (it misses the X pair: the
+        // XY that found it holds the pair).
+        let (pair, cells) = self.slice_cells;
+        if !self.slice_active || ua & pair != 0 {
+            return;
+        }
+        let v = ua & cells & !pair;
+        if v == 0 {
+            self.slice_dead = true;
+        } else if v & BAND1 == 0 {
+            self.uas_b2.push(v);
+        } else {
+            self.uas_x.push(v);
+            self.must.reserve(self.uas_x.len());
+        }
     }
 }
 
