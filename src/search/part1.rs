@@ -113,8 +113,6 @@ pub struct ChoiceState {
     /// Indices of the X (Y) of the step that hit every `xmust` (`ymust`).
     xsel: Vec<u32>,
     ysel: Vec<u32>,
-    /// Scratch bits for `select_hitting`.
-    sel_scratch: Vec<u64>,
     /// [`cell_bits`] of the current X slice, and of every Y slice of the row.
     xbits: Vec<u64>,
     ybits: Vec<u64>,
@@ -169,7 +167,6 @@ impl ChoiceState {
             must: StepSets::default(),
             xsel: Vec::new(),
             ysel: Vec::new(),
-            sel_scratch: Vec::new(),
             xbits: Vec::new(),
             ybits: Vec::new(),
             vx: Vec::new(),
@@ -473,20 +470,8 @@ impl ChoiceState {
             self.stats.dead_steps += 1;
             return;
         }
-        select_hitting(
-            xbits,
-            xrest.len(),
-            self.must.xmust(),
-            &mut self.xsel,
-            &mut self.sel_scratch,
-        );
-        select_hitting(
-            ybits,
-            yrest.len(),
-            &self.must.ymust,
-            &mut self.ysel,
-            &mut self.sel_scratch,
-        );
+        select_hitting(xbits, xrest.len(), self.must.xmust(), &mut self.xsel);
+        select_hitting(ybits, yrest.len(), &self.must.ymust, &mut self.ysel);
         if self.xsel.is_empty() || self.ysel.is_empty() {
             self.stats.dead_steps += 1;
             return;
@@ -907,34 +892,29 @@ fn cell_bits(rest: &[Mask27], out: &mut Vec<u64>) {
 }
 
 /// The indices of the `n` sets (given by their [`cell_bits`]) that hit
-/// every set of `must`; `acc` is scratch space.
-fn select_hitting(bits: &[u64], n: usize, must: &[Mask27], out: &mut Vec<u32>, acc: &mut Vec<u64>) {
+/// every set of `must`.
+fn select_hitting(bits: &[u64], n: usize, must: &[Mask27], out: &mut Vec<u32>) {
     out.clear();
     let words = bits.len() / 27;
-    acc.clear();
-    acc.extend((0..words).map(|w| low_bits(n, w)));
-    for &m in must {
-        // The sets that hit m: the OR of the rows of its cells.
-        let mut any = 0;
-        for (w, a) in acc.iter_mut().enumerate() {
+    // A word at a time: it is done as soon as none of its sets is left.
+    for w in 0..words {
+        let mut alive = low_bits(n, w);
+        for &m in must {
+            // The sets that hit m: the OR of the rows of its cells.
             let mut hit = 0;
             let mut cells = m;
             while cells != 0 {
                 hit |= bits[cells.trailing_zeros() as usize * words + w];
                 cells &= cells - 1;
             }
-            *a &= hit;
-            any |= *a;
+            alive &= hit;
+            if alive == 0 {
+                break;
+            }
         }
-        if any == 0 {
-            return;
-        }
-    }
-    for (w, &a) in acc.iter().enumerate() {
-        let mut a = a;
-        while a != 0 {
-            out.push((64 * w) as u32 + a.trailing_zeros());
-            a &= a - 1;
+        while alive != 0 {
+            out.push((64 * w) as u32 + alive.trailing_zeros());
+            alive &= alive - 1;
         }
     }
 }
@@ -1266,7 +1246,7 @@ mod can_hit_tests {
     #[test]
     fn select_hitting_keeps_exactly_the_sets_that_hit_everything() {
         let mut rng = fastrand::Rng::with_seed(8);
-        let (mut out, mut scratch) = (Vec::new(), Vec::new());
+        let mut out = Vec::new();
         for _ in 0..500 {
             let set =
                 |rng: &mut fastrand::Rng, k: u32| (0..k).fold(0, |m, _| m | 1 << rng.u32(0..27));
@@ -1274,7 +1254,7 @@ mod can_hit_tests {
             let must: Vec<Mask27> = (0..rng.usize(0..6)).map(|_| set(&mut rng, 5)).collect();
             let mut bits = vec![7]; // cell_bits appends
             cell_bits(&rest, &mut bits);
-            select_hitting(&bits[1..], rest.len(), &must, &mut out, &mut scratch);
+            select_hitting(&bits[1..], rest.len(), &must, &mut out);
             let expected: Vec<u32> = (0..rest.len() as u32)
                 .filter(|&i| must.iter().all(|&m| m & rest[i as usize] != 0))
                 .collect();
