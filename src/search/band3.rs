@@ -16,7 +16,7 @@ use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81};
 use crate::solver::other_solution;
 
 use super::harvest::Gua;
-use super::part1::{ChoiceState, MiniRowBound, low_bits};
+use super::part1::{ChoiceState, low_bits};
 
 /// Every GUA of a choice (harvested and fresh) indexed by cell: bit k of
 /// cell c's row (one flat array, rows of `stride` words) is set when GUA
@@ -310,12 +310,7 @@ impl ChoiceState {
         required.clear();
         self.gua_index
             .missed_by(xy, &mut self.band3.hit, &mut self.band3.seen, &mut required);
-        let mut bound = MiniRowBound::default();
-        for &t in &required {
-            bound.add(t);
-        }
-        let feasible =
-            bound.clues() <= z && super::part1::can_hit(&required, 0, 0, z, &mut self.band3.arena);
+        let feasible = super::part1::can_hit(&required, 0, 0, z, &mut self.band3.arena);
         self.band3.required = required;
         feasible
     }
