@@ -119,18 +119,20 @@ pub fn minimal_ua(grid: &Grid, ua: Mask81) -> Mask81 {
         let d = digits[c] as usize;
         let mut without = blocked;
         without[d] |= PEERS[c];
-        if !may_hold_ua(
+        let left = may_hold_ua(
             digits,
             &by_digit,
             without,
             ua & !cell,
             PEERS[c] | by_digit[d],
             needed,
-        ) {
+        );
+        if left == 0 {
             needed |= cell;
             continue;
         }
-        match crate::solver::other_solution(grid, GRID_FULL & !(ua & !cell)) {
+        // Any UA inside `ua` minus the cell lies inside `left`.
+        match crate::solver::other_solution(grid, GRID_FULL & !left) {
             // A smaller UA: cells needed in `ua` stay needed in it.
             Some(other) => {
                 ua = grid.difference(&other);
@@ -165,8 +167,8 @@ fn blocked_by_digit(digits: &[u8; CELLS], set: Mask81) -> [Mask81; 10] {
     blocked
 }
 
-/// False when no unavoidable set lies inside `set`, by a local argument;
-/// true when one may. `by_digit` holds the grid's cells of each digit,
+/// The cells of `set` that may lie in an unavoidable set inside it, by a
+/// local argument (every such set lies inside the answer; 0: none does). `by_digit` holds the grid's cells of each digit,
 /// `blocked` is [`blocked_by_digit`] of `set`, and `work` the cells to test
 /// first (the others passed the test before and need it again only when a
 /// cell they depend on leaves). `needed` holds cells that every unavoidable
@@ -186,7 +188,7 @@ fn may_hold_ua(
     set: Mask81,
     work: Mask81,
     needed: Mask81,
-) -> bool {
+) -> Mask81 {
     let (mut left, mut work) = (set, work & set);
     while work != 0 {
         let x = work.trailing_zeros() as usize;
@@ -201,14 +203,14 @@ fn may_hold_ua(
             // x leaves: its peers may lose their last place for a digit,
             // and the cells of its digit lose the places x sees.
             if needed & (1 << x) != 0 {
-                return false;
+                return 0;
             }
             left &= !(1 << x);
             blocked[d] |= PEERS[x];
             work |= (PEERS[x] | by_digit[d]) & left;
         }
     }
-    left != 0
+    left
 }
 
 /// The row, column and box of each cell, as indices of [`UNITS`]: rows
@@ -394,8 +396,9 @@ mod tests {
     #[test]
     fn may_hold_ua_never_misses_a_ua() {
         // Oracle: the solver. A set holds a UA exactly when the grid
-        // outside it has a second solution; the local test may only say
-        // false when the solver finds none.
+        // outside it has a second solution; the local test keeps every
+        // cell of the UA found, and may answer "none" only when the
+        // solver finds none.
         let mut rng = fastrand::Rng::with_seed(11);
         let (mut pruned, mut holds) = (0, 0);
         for line in [GRID, RANDOM] {
@@ -410,10 +413,12 @@ mod tests {
                 let other = crate::solver::other_solution(&g, GRID_FULL & !set);
                 let blocked = blocked_by_digit(g.digits(), set);
                 let local = may_hold_ua(g.digits(), &by_digit, blocked, set, set, 0);
-                if other.is_some() {
-                    assert!(local, "{set:#x} holds a UA");
+                if let Some(other) = other {
+                    // The UA found lies inside the cells kept.
+                    let ua = g.difference(&other);
+                    assert!(ua & !local == 0, "{set:#x} holds the UA {ua:#x}");
                     holds += 1;
-                } else if !local {
+                } else if local == 0 {
                     pruned += 1;
                 }
             }
