@@ -949,7 +949,9 @@ fn disjoint_sets_exceed(socket_t: &[Mask27], open: Sockets, z: usize) -> bool {
 /// soon as a lower bound on the clues still needed exceeds `left`: the
 /// larger of the number of pairwise disjoint unhit sets (greedy) and the
 /// exact need of the unhit sets that lie inside one mini-row each (the
-/// mini-rows are disjoint, so their needs add up).
+/// mini-rows are disjoint, so their needs add up). When either bound
+/// equals `left`, the clues must all lie in the cells it counts (the
+/// mini-rows, or the disjoint sets), and every set is cut to them.
 pub(super) fn can_hit(
     required: &[Mask27],
     clues: Mask27,
@@ -1025,10 +1027,14 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
     if need > left {
         return None;
     }
-    if need == left {
-        // Critical: the mini-rows that need clues take them all, so only
-        // their cells can hit anything; a set without such cells is dead.
-        let field = bound.cells();
+    // Critical cuts: when the mini-rows that need clues take them all, only
+    // their cells can be clues; when the disjoint sets take them all (one
+    // each), only their cells can be. A set left without such cells is dead.
+    let mut field = if need == left { bound.cells() } else { !0 };
+    if disjoint == left {
+        field &= union;
+    }
+    if field != !0 {
         (best, best_len) = (0, u32::MAX);
         for t in list.iter_mut() {
             *t &= field;
@@ -1138,7 +1144,7 @@ mod can_hit_tests {
     #[test]
     fn can_hit_agrees_with_brute_force() {
         let mut rng = fastrand::Rng::with_seed(5);
-        let (mut yes, mut no, mut critical) = (0, 0, 0);
+        let (mut yes, mut no, mut critical, mut packed) = (0, 0, 0, 0);
         for _ in 0..3000 {
             let mut required = Vec::new();
             for _ in 0..rng.usize(1..14) {
@@ -1181,16 +1187,27 @@ mod can_hit_tests {
             } else {
                 no += 1
             }
-            // Cases where the mini-rows need every clue left (the critical
-            // cut of `hit_node`) must come up.
+            // Cases where the mini-rows need every clue left, or the
+            // disjoint sets take them all (the critical cuts of
+            // `hit_node`), must come up.
             let mut bound = MiniRowBound::default();
+            let (mut union, mut disjoint) = (0, 0);
             for &t in required.iter().filter(|&&t| t & clues == 0) {
                 bound.add(t & !excluded);
+                if t & !excluded & union == 0 {
+                    union |= t & !excluded;
+                    disjoint += 1;
+                }
             }
             critical += (left >= 2 && bound.clues() == left) as usize;
+            packed += (left >= 2 && disjoint == left) as usize;
         }
         assert!(yes > 300 && no > 300, "{yes} feasible, {no} not");
         assert!(critical > 100, "only {critical} critical cases");
+        assert!(
+            packed > 100,
+            "only {packed} cases with as many disjoint sets as clues"
+        );
     }
 
     #[test]
