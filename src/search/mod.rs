@@ -36,7 +36,8 @@ pub struct SearchConfig {
     pub ua_limit: usize,
     /// GUAs kept in the bit vectors of one step (0..=512; default 512).
     pub gua_limit: usize,
-    /// Y vectors per block of the XY inner loop (16..=4096; default 256).
+    /// Y vectors per block of the XY inner loop (16..=4096; default 256;
+    /// the AVX-512 loop takes at most 256 at a time).
     pub chunk: usize,
     /// Largest digit subset freed when harvesting UA12 (2..=6; default 4).
     pub ua12_digits: usize,
