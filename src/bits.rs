@@ -244,7 +244,7 @@ mod transpose_tests {
 /// The XY inner loop of the search: appends to `out` every index pair
 /// `(i, j)` with `xs[i] & ys[j]` zero in all `W` words, Y taken in blocks
 /// of `chunk` so that a block stays in cache while every X passes over it.
-/// With `W = 4` and AVX-512F, eight pairs per round, their Y word-major
+/// With `W = 4` and AVX-512F, two X against eight Y per round, Y word-major
 /// (blocks of `chunk` rounded down to a multiple of 8, at most 256); with `W = 4`
 /// and AVX2, or `W = 2` and SSE4.1, one 256-bit or 128-bit test per pair
 /// (all detected at run time); otherwise [`zero_and_pairs_scalar`].
@@ -306,6 +306,8 @@ pub fn zero_and_pairs_scalar<const W: usize>(
 
 /// Most Y vectors the AVX-512 loop turns word-major at once.
 const OCTET_BLOCK: usize = 256;
+/// X vectors the AVX-512 loop tests against each octet of Y it loads.
+const XS_PER_PASS: usize = 4;
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
@@ -335,34 +337,42 @@ fn zero_and_pairs_avx512(
         // Lanes past the last Y (left from an earlier block) are never
         // reported.
         let last_lanes = (0xffu32 >> (8 * n - ys.len())) as u8;
-        for (i, a) in xs.iter().enumerate() {
-            let [a0, a1, a2, a3] = a.map(|w| _mm512_set1_epi64(w as i64));
+        // XS_PER_PASS X per pass: each octet is loaded once for them all.
+        for (h, group) in xs.chunks(XS_PER_PASS).enumerate() {
+            let x: [[__m512i; 4]; XS_PER_PASS] = std::array::from_fn(|k| {
+                group[k.min(group.len() - 1)].map(|w| _mm512_set1_epi64(w as i64))
+            });
             // The zero lanes of each octet, pushed after the loop (no call
             // in it: the registers stay put).
-            let mut zeros = [0u8; OCTET_BLOCK / 8];
+            let mut zeros = [[0u8; XS_PER_PASS]; OCTET_BLOCK / 8];
             let mut any = 0;
             for (z, octet) in zeros.iter_mut().zip(octets) {
                 // SAFETY: an octet is four times 64 readable bytes.
-                let load = |w: usize| unsafe {
+                let y: [__m512i; 4] = std::array::from_fn(|w| unsafe {
                     _mm512_loadu_si512(octet[8 * w..].as_ptr() as *const __m512i)
-                };
-                // OR over the words of x_w AND y_w (0xF8: A | B & C).
-                let t = _mm512_and_si512(a0, load(0));
-                let t = _mm512_ternarylogic_epi64::<0xF8>(t, a1, load(1));
-                let t = _mm512_ternarylogic_epi64::<0xF8>(t, a2, load(2));
-                let t = _mm512_ternarylogic_epi64::<0xF8>(t, a3, load(3));
-                *z = _mm512_testn_epi64_mask(t, t);
-                any |= *z;
+                });
+                for k in 0..XS_PER_PASS {
+                    // OR over the words of x_w AND y_w (0xF8: A | B & C).
+                    let t = _mm512_and_si512(x[k][0], y[0]);
+                    let t = _mm512_ternarylogic_epi64::<0xF8>(t, x[k][1], y[1]);
+                    let t = _mm512_ternarylogic_epi64::<0xF8>(t, x[k][2], y[2]);
+                    let t = _mm512_ternarylogic_epi64::<0xF8>(t, x[k][3], y[3]);
+                    z[k] = _mm512_testn_epi64_mask(t, t);
+                    any |= z[k];
+                }
             }
             if any == 0 {
                 continue;
             }
-            zeros[n - 1] &= last_lanes;
-            for (p, &z) in zeros[..n].iter().enumerate() {
-                let (mut z, j) = (z, base + 8 * p as u32);
-                while z != 0 {
-                    out.push((i as u32, j + z.trailing_zeros()));
-                    z &= z - 1;
+            for k in 0..group.len() {
+                let i = (XS_PER_PASS * h + k) as u32;
+                zeros[n - 1][k] &= last_lanes;
+                for (p, z) in zeros[..n].iter().enumerate() {
+                    let (mut z, j) = (z[k], base + 8 * p as u32);
+                    while z != 0 {
+                        out.push((i, j + z.trailing_zeros()));
+                        z &= z - 1;
+                    }
                 }
             }
         }
