@@ -244,10 +244,11 @@ mod transpose_tests {
 /// The XY inner loop of the search: appends to `out` every index pair
 /// `(i, j)` with `xs[i] & ys[j]` zero in all `W` words, Y taken in blocks
 /// of `chunk` so that a block stays in cache while every X passes over it.
-/// With `W = 4` and AVX-512F, two X against eight Y per round, Y word-major
-/// (blocks of `chunk` rounded down to a multiple of 8, at most 256); with `W = 4`
-/// and AVX2, or `W = 2` and SSE4.1, one 256-bit or 128-bit test per pair
-/// (all detected at run time); otherwise [`zero_and_pairs_scalar`].
+/// With `W = 4` and AVX-512F, four X against eight Y per round, Y
+/// word-major (blocks of `chunk` rounded down to a multiple of 8, at most
+/// 256); with `W = 4` and AVX2, or `W = 2` and SSE4.1, one 256-bit or
+/// 128-bit test per pair (all detected at run time); otherwise
+/// [`zero_and_pairs_scalar`].
 pub fn zero_and_pairs<const W: usize>(
     xs: &[[u64; W]],
     ys: &[[u64; W]],

@@ -168,12 +168,13 @@ fn blocked_by_digit(digits: &[u8; CELLS], set: Mask81) -> [Mask81; 10] {
 }
 
 /// The cells of `set` that may lie in an unavoidable set inside it, by a
-/// local argument (every such set lies inside the answer; 0: none does). `by_digit` holds the grid's cells of each digit,
-/// `blocked` is [`blocked_by_digit`] of `set`, and `work` the cells to test
-/// first (the others passed the test before and need it again only when a
-/// cell they depend on leaves). `needed` holds cells that every unavoidable
-/// set inside `set` would hold (the caller knows it of a larger set): once
-/// one of them leaves, the answer is false.
+/// local argument: every such set lies inside the answer, and 0 means none
+/// does. `by_digit` holds the grid's cells of each digit, `blocked` is
+/// [`blocked_by_digit`] of `set`, and `work` the cells to test first (the
+/// others passed the test before and need it again only when a cell they
+/// depend on leaves). `needed` holds cells that every unavoidable set
+/// inside `set` would hold (the caller knows it of a larger set): once one
+/// of them leaves, the answer is 0.
 ///
 /// If another solution G' differs from the grid G exactly on D ⊆ `set`,
 /// then for each cell x of D with digit d and each unit of x, G' puts d on

@@ -225,11 +225,12 @@ impl ChoiceState {
     /// forced when no cell of the slice can hit it, else it gets the next
     /// GUA bit (a group of its own) while there is room.
     fn slice_add_gua(&mut self, s: Mask54, socket: usize) {
-        let (pair, cells) = self.slice_cells;
-        if !self.slice_active || s & pair != 0 || self.forced_x & (1 << socket) != 0 {
+        if self.forced_x & (1 << socket) != 0 {
             return;
         }
-        let v = s & cells & !pair;
+        let Some(v) = self.slice_cut(s) else {
+            return;
+        };
         if v == 0 {
             self.forced_x |= 1 << socket;
             self.forced_x_family |= self.socket_bit[socket];
@@ -250,6 +251,14 @@ impl ChoiceState {
             self.gx_all[w] |= bit;
         }
         self.gwords = w + 1;
+    }
+
+    /// A fresh set of bands 1+2 as the current X slice sees it: `None` when
+    /// no slice is searched or the slice's X pair hits it, else its cells
+    /// that the slice's sets can still take (as `prepare_x_slice` cuts).
+    fn slice_cut(&self, s: Mask54) -> Option<Mask54> {
+        let (pair, cells) = self.slice_cells;
+        (self.slice_active && s & pair == 0).then_some(s & cells & !pair)
     }
 
     /// Adds a UA inside band 3.
@@ -662,13 +671,10 @@ impl ChoiceState {
             return;
         }
         self.ua12.insert(at, ua);
-        // It joins the current X slice's lists (it misses the X pair: the
-        // XY that found it holds the pair).
-        let (pair, cells) = self.slice_cells;
-        if !self.slice_active || ua & pair != 0 {
+        // It joins the current X slice's lists.
+        let Some(v) = self.slice_cut(ua) else {
             return;
-        }
-        let v = ua & cells & !pair;
+        };
         if v == 0 {
             self.slice_dead = true;
         } else if v & BAND1 == 0 {
