@@ -20,11 +20,10 @@ use super::part1::{ChoiceState, low_bits};
 
 /// Every GUA of a choice (harvested and fresh) indexed by cell: bit k of
 /// cell c's row (one flat array, rows of `stride` words) is set when GUA
-/// k's bands-1+2 part holds cell c, so the GUAs an XY misses are the zero
-/// bits of the OR of its cells' rows. Many GUAs
-/// share their band-3 part: each distinct part gets an id, so the parts an
-/// XY leaves to band 3 come without repeats. Band 3's own UAs, required
-/// whatever XY is, are kept here too.
+/// k's bands-1+2 part holds c, so the GUAs an XY misses are the zero
+/// bits of the OR of its cells' rows. Many GUAs share their band-3 part:
+/// each distinct part gets an id. Band 3's own UAs, required whatever XY
+/// is, are kept here too.
 ///
 /// A set that holds a smaller required set is hit with it: the *small*
 /// parts (at most 3 cells; the first 64 of them) get a bit each, and every
@@ -37,40 +36,40 @@ pub struct GuaIndex {
     /// Each GUA's bands-1+2 part.
     s: Vec<Mask54>,
     /// The GUAs that the X pair of the current X slice misses, with rows
-    /// for the slice's live cells only: XY of the slice need no more.
+    /// for the slice's live cells only (XY of the slice need no more),
+    /// smallest parts first.
     slice: CellRows,
     /// The X pair and live cells of `slice` (no slice: pair 0, live 0).
     slice_pair: Mask54,
     slice_live: Mask54,
-    /// The distinct band-3 parts by size bucket (2 cells or fewer, 3, 4 or
-    /// more), each bucket in order of arrival, each with its small bit
-    /// (small parts, 0 past the first 64) or the small bits of the small
-    /// parts inside it (larger parts): one record, one cache line to read.
-    parts: [Vec<(Mask27, u64)>; BUCKETS],
+    /// The distinct band-3 parts by id, each with its small bit (small
+    /// parts; 0 past the first 64) or the small bits of the small parts
+    /// inside it (larger parts).
+    parts: Vec<(Mask27, u64)>,
     /// Small parts so far.
     small_count: usize,
     /// Band 3's UAs and the small bits of the small parts inside each.
     band3_uas: Vec<(Mask27, u64)>,
-    /// Each distinct part's id and bucket key.
-    ids: HashMap<Mask27, (u32, BucketKey)>,
+    /// Each distinct part's id.
+    ids: HashMap<Mask27, u32>,
 }
 
 /// GUAs indexed by cell: bit k of cell c's row is set when GUA k's
-/// bands-1+2 part holds c; each GUA's band-3 part as a [`BucketKey`].
+/// bands-1+2 part holds c; the part id of each GUA.
 #[derive(Default)]
 struct CellRows {
     /// `rows[c * stride + w]`: word w of cell c's bits.
     rows: Vec<u64>,
     /// Words per cell row (room for growth).
     stride: usize,
-    /// Each GUA's part.
-    key: Vec<BucketKey>,
+    /// Each GUA's part id.
+    part: Vec<u32>,
 }
 
 impl CellRows {
-    /// Adds a GUA with bands-1+2 cells `s` and part `key`.
-    fn push(&mut self, s: Mask54, key: BucketKey) {
-        let k = self.key.len();
+    /// Adds a GUA with bands-1+2 cells `s` and part `id`.
+    fn push(&mut self, s: Mask54, id: u32) {
+        let k = self.part.len();
         if k / 64 >= self.stride {
             let stride = (2 * self.stride).max(16);
             let mut rows = vec![0u64; 54 * stride];
@@ -85,22 +84,31 @@ impl CellRows {
             self.rows[cells.trailing_zeros() as usize * self.stride + k / 64] |= 1 << (k % 64);
             cells &= cells - 1;
         }
-        self.key.push(key);
+        self.part.push(id);
     }
 
     /// Drops every GUA (keeps the room).
     fn clear(&mut self) {
-        let words = self.key.len().div_ceil(64);
+        let words = self.part.len().div_ceil(64);
         for c in 0..54 {
             self.rows[c * self.stride..c * self.stride + words].fill(0);
         }
-        self.key.clear();
+        self.part.clear();
     }
 
-    /// Marks in `seen` the parts of the GUAs that miss the cells `xy`
-    /// (`hit` is scratch space).
-    fn mark_missed(&self, xy: Mask54, hit: &mut Vec<u64>, seen: &mut [Vec<u64>; BUCKETS]) {
-        let n = self.key.len();
+    /// Appends to `out` the band-3 parts (from `parts`) of the GUAs that
+    /// miss the cells `xy`, in the order of the GUAs, leaving out those
+    /// that hold a small part already appended (their bits in `small`,
+    /// which gains the small parts appended); `hit` is scratch space.
+    fn missed_parts(
+        &self,
+        xy: Mask54,
+        parts: &[(Mask27, u64)],
+        hit: &mut Vec<u64>,
+        small: &mut u64,
+        out: &mut Vec<Mask27>,
+    ) {
+        let n = self.part.len();
         let words = n.div_ceil(64);
         hit.clear();
         hit.resize(words, 0);
@@ -113,53 +121,53 @@ impl CellRows {
                 *h |= r;
             }
         }
+        // No branch on the parts, hard to predict: each is written, only
+        // the count of those kept moves.
+        let mut seen = *small;
         for (w, &h) in hit.iter().enumerate() {
             let mut missed = !h & low_bits(n, w);
+            if missed == 0 {
+                continue;
+            }
+            let mut kept = out.len();
+            out.resize(kept + missed.count_ones() as usize, 0);
             while missed != 0 {
-                let key = self.key[64 * w + missed.trailing_zeros() as usize];
-                let (b, local) = (
-                    (key >> BUCKET_SHIFT) as usize,
-                    (key & ((1 << BUCKET_SHIFT) - 1)) as usize,
-                );
-                seen[b][local / 64] |= 1 << (local % 64);
+                let (t, holds) =
+                    parts[self.part[64 * w + missed.trailing_zeros() as usize] as usize];
+                out[kept] = t;
+                // A small part's bits are its own: a repeat is left out.
+                kept += (holds & seen == 0) as usize;
+                seen |= if t.count_ones() <= SMALL_CELLS {
+                    holds
+                } else {
+                    0
+                };
                 missed &= missed - 1;
             }
+            out.truncate(kept);
         }
+        *small = seen;
     }
 }
 
-/// A part's bucket (top bits) and index in its bucket.
-type BucketKey = u32;
-const BUCKET_SHIFT: u32 = 28;
+/// Parts of at most this many cells are small.
+const SMALL_CELLS: u32 = 3;
 
-/// Size buckets of band-3 parts.
-const BUCKETS: usize = 3;
-/// The buckets of small parts (at most 3 cells).
-const SMALL_BUCKETS: usize = 2;
-
-/// The bucket of a band-3 part: the smallest parts first (the strongest
-/// branching of the hitting-set search).
-fn bucket(t: Mask27) -> usize {
-    match t.count_ones() {
-        0..=2 => 0,
-        3 => 1,
-        _ => 2,
-    }
+/// The size class of a band-3 part (2 cells or fewer, 3, 4 or more): the
+/// slice's GUAs come in this order, the strongest branching of the
+/// hitting-set search first.
+fn size_class(t: Mask27) -> usize {
+    (t.count_ones() as usize).clamp(2, 4) - 2
 }
 
 impl GuaIndex {
     /// Adds a GUA; returns the id of its band-3 part (ids count the
     /// distinct parts from 0, in the order they first come).
     pub fn push(&mut self, g: Gua) -> u32 {
-        let next = self.ids.len() as u32;
-        let b = bucket(g.t);
-        let local = self.parts[b].len() as u32;
-        let (id, key) = *self
-            .ids
-            .entry(g.t)
-            .or_insert((next, (b as u32) << BUCKET_SHIFT | local));
+        let next = self.parts.len() as u32;
+        let id = *self.ids.entry(g.t).or_insert(next);
         if id == next {
-            let bits = if b < SMALL_BUCKETS {
+            let bits = if g.t.count_ones() <= SMALL_CELLS {
                 let bit = if self.small_count < 64 {
                     1 << self.small_count
                 } else {
@@ -167,12 +175,8 @@ impl GuaIndex {
                 };
                 self.small_count += 1;
                 // Larger sets holding the new small part.
-                for (t, holds) in self.parts[SMALL_BUCKETS..]
-                    .iter_mut()
-                    .flatten()
-                    .chain(&mut self.band3_uas)
-                {
-                    if g.t & !*t == 0 {
+                for (t, holds) in self.parts.iter_mut().chain(&mut self.band3_uas) {
+                    if t.count_ones() > SMALL_CELLS && g.t & !*t == 0 {
                         *holds |= bit;
                     }
                 }
@@ -180,27 +184,30 @@ impl GuaIndex {
             } else {
                 self.small_holds(g.t)
             };
-            self.parts[b].push((g.t, bits));
+            self.parts.push((g.t, bits));
         }
-        self.all.push(g.s, key);
+        self.all.push(g.s, id);
         self.s.push(g.s);
         if self.slice_live != 0 && g.s & self.slice_pair == 0 {
-            self.slice.push(g.s & self.slice_live, key);
+            self.slice.push(g.s & self.slice_live, id);
         }
         id
     }
 
     /// Prepares the view of an X slice with pair `pair` and live cells
-    /// `live` (both bands): the GUAs the pair misses, cut to `live`.
+    /// `live` (both bands): the GUAs the pair misses, cut to `live`,
+    /// smallest parts first.
     pub fn prepare_slice(&mut self, pair: Mask54, live: Mask54) {
         if (pair, live) == (self.slice_pair, self.slice_live) {
             return;
         }
         (self.slice_pair, self.slice_live) = (pair, live);
         self.slice.clear();
-        for (&s, &key) in self.s.iter().zip(&self.all.key) {
-            if s & pair == 0 {
-                self.slice.push(s & live, key);
+        for class in 0..3 {
+            for (&s, &id) in self.s.iter().zip(&self.all.part) {
+                if s & pair == 0 && size_class(self.parts[id as usize].0) == class {
+                    self.slice.push(s & live, id);
+                }
             }
         }
     }
@@ -217,58 +224,26 @@ impl GuaIndex {
 
     /// The small bits of the small parts inside `t`.
     fn small_holds(&self, t: Mask27) -> u64 {
-        self.parts[..SMALL_BUCKETS]
+        self.parts
             .iter()
-            .flatten()
-            .filter(|&&(u, _)| u & !t == 0)
+            .filter(|&&(u, _)| u.count_ones() <= SMALL_CELLS && u & !t == 0)
             .fold(0, |m, &(_, bit)| m | bit)
     }
 
-    /// Appends the distinct band-3 parts of the GUAs whose bands-1+2 part
-    /// misses `xy`, smallest first, then band 3's UAs, leaving out the sets
-    /// that hold a small part appended; `hit` and `seen` are scratch space.
-    fn missed_by(
-        &self,
-        xy: Mask54,
-        hit: &mut Vec<u64>,
-        seen: &mut [Vec<u64>; BUCKETS],
-        out: &mut Vec<Mask27>,
-    ) {
-        for (b, seen) in seen.iter_mut().enumerate() {
-            seen.clear();
-            seen.resize(self.parts[b].len().div_ceil(64), 0);
-        }
+    /// Appends the band-3 parts of the GUAs whose bands-1+2 part misses
+    /// `xy` (in the current slice's order, smallest first, when XY belongs
+    /// to it), then band 3's UAs, leaving out the sets that hold a small
+    /// part appended before them; `hit` is scratch space.
+    fn missed_by(&self, xy: Mask54, hit: &mut Vec<u64>, out: &mut Vec<Mask27>) {
+        let mut small = 0;
         // In the current slice, the GUAs the pair hits are left out and
         // the pair cells need no rows.
         let pair = self.slice_pair;
         if self.slice_live != 0 && xy & pair == pair && xy & !self.slice_live == 0 {
-            self.slice.mark_missed(xy & !pair, hit, seen);
+            self.slice
+                .missed_parts(xy & !pair, &self.parts, hit, &mut small, out);
         } else {
-            self.all.mark_missed(xy, hit, seen);
-        }
-        // The small parts first, then the larger parts and band 3's UAs
-        // that hold none of them.
-        // (No branch on the larger parts, hard to predict: each is written,
-        // only the count of those kept moves.)
-        let mut small = 0;
-        for (b, seen) in seen.iter().enumerate() {
-            let parts = &self.parts[b];
-            let keep_all = b < SMALL_BUCKETS;
-            for (w, &bits) in seen.iter().enumerate().filter(|&(_, &bits)| bits != 0) {
-                let mut bits = bits;
-                let mut kept = out.len();
-                out.resize(kept + bits.count_ones() as usize, 0);
-                while bits != 0 {
-                    let (t, holds) = parts[64 * w + bits.trailing_zeros() as usize];
-                    if keep_all {
-                        small |= holds;
-                    }
-                    out[kept] = t;
-                    kept += (keep_all || holds & small == 0) as usize;
-                    bits &= bits - 1;
-                }
-                out.truncate(kept);
-            }
+            self.all.missed_parts(xy, &self.parts, hit, &mut small, out);
         }
         out.extend(
             self.band3_uas
@@ -290,7 +265,6 @@ pub struct Band3Buffers {
     pub arena: Vec<Mask27>,
     /// Scratch bits for the GUA index.
     hit: Vec<u64>,
-    seen: [Vec<u64>; BUCKETS],
 }
 
 impl ChoiceState {
@@ -309,7 +283,7 @@ impl ChoiceState {
         let mut required = std::mem::take(&mut self.band3.required);
         required.clear();
         self.gua_index
-            .missed_by(xy, &mut self.band3.hit, &mut self.band3.seen, &mut required);
+            .missed_by(xy, &mut self.band3.hit, &mut required);
         let feasible = super::part1::can_hit(&required, 0, 0, z, &mut self.band3.arena);
         self.band3.required = required;
         feasible
