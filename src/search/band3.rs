@@ -35,6 +35,9 @@ pub struct GuaIndex {
     all: CellRows,
     /// Each GUA's bands-1+2 part.
     s: Vec<Mask54>,
+    /// The GUAs (their indices in `all`) of each size class of their
+    /// parts: the order of a slice's view.
+    by_class: [Vec<u32>; 3],
     /// The GUAs that the X pair of the current X slice misses, with rows
     /// for the slice's live cells only (XY of the slice need no more),
     /// smallest parts first.
@@ -186,6 +189,7 @@ impl GuaIndex {
             };
             self.parts.push((g.t, bits));
         }
+        self.by_class[size_class(g.t)].push(self.s.len() as u32);
         self.all.push(g.s, id);
         self.s.push(g.s);
         if self.slice_live != 0 && g.s & self.slice_pair == 0 {
@@ -203,11 +207,10 @@ impl GuaIndex {
         }
         (self.slice_pair, self.slice_live) = (pair, live);
         self.slice.clear();
-        for class in 0..3 {
-            for (&s, &id) in self.s.iter().zip(&self.all.part) {
-                if s & pair == 0 && size_class(self.parts[id as usize].0) == class {
-                    self.slice.push(s & live, id);
-                }
+        for &k in self.by_class.iter().flatten() {
+            let s = self.s[k as usize];
+            if s & pair == 0 {
+                self.slice.push(s & live, self.all.part[k as usize]);
             }
         }
     }
