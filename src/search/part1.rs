@@ -754,16 +754,11 @@ impl MiniRowBound {
     /// The family bit of `t` if it lies inside one mini-row, else 0.
     #[inline]
     pub(super) fn bit(t: Mask27) -> u64 {
-        // Mini-row r holds band cells 3r..3r + 3 (rows of nine cells,
-        // boxes of three columns). For t = 0, r = 10 and local = 0.
-        let r = t.trailing_zeros() / 3;
-        let local = t >> (3 * r);
-        let inside = local.wrapping_sub(1) < 7;
-        (inside as u64) << ((7 * r + local.wrapping_sub(1)) & 63)
+        crate::bits::mini_row_bit(t)
     }
 
     /// Counts `t` if it lies inside one mini-row (empty sets are ignored).
-    #[inline]
+    #[cfg(test)]
     pub(super) fn add(&mut self, t: Mask27) {
         self.family |= Self::bit(t);
     }
@@ -1010,25 +1005,11 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
         let common = list.iter().fold(!0, |m, &t| m & t);
         return (left == 1 && common != 0).then(|| clues | (common & common.wrapping_neg()));
     }
-    let (mut best, mut best_len) = (0, u32::MAX);
-    let (mut union, mut disjoint) = (0, 0);
-    let mut bound = MiniRowBound::default();
-    // Few branches on the sets: they are hard to predict.
-    for &t in list.iter() {
-        let new = t & union == 0;
-        union |= if new { t } else { 0 };
-        disjoint += new as usize;
-        if disjoint > left {
-            return None;
-        }
-        let len = t.count_ones();
-        if len <= 3 {
-            bound.add(t);
-        }
-        let smaller = len < best_len;
-        best = if smaller { t } else { best };
-        best_len = if smaller { len } else { best_len };
-    }
+    let scan = crate::bits::node_scan(list, left)?;
+    let (mut best, union, disjoint) = (scan.best, scan.union, scan.disjoint);
+    let bound = MiniRowBound {
+        family: scan.family,
+    };
     let need = bound.clues();
     if need > left {
         return None;
@@ -1041,7 +1022,7 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
         field &= union;
     }
     if field != !0 {
-        (best, best_len) = (0, u32::MAX);
+        let mut best_len = u32::MAX;
         for t in list.iter_mut() {
             *t &= field;
             if *t == 0 {
