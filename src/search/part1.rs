@@ -897,25 +897,56 @@ fn cell_bits(rest: &[Mask27], out: &mut Vec<u64>) {
 fn select_hitting(bits: &[u64], n: usize, must: &[Mask27], out: &mut Vec<u32>) {
     out.clear();
     let words = bits.len() / 27;
-    // A word at a time: it is done as soon as none of its sets is left.
-    for w in 0..words {
-        let mut alive = low_bits(n, w);
-        for &m in must {
-            // The sets that hit m: the OR of the rows of its cells.
-            let mut hit = 0;
-            let mut cells = m;
-            while cells != 0 {
-                hit |= bits[cells.trailing_zeros() as usize * words + w];
-                cells &= cells - 1;
-            }
-            alive &= hit;
-            if alive == 0 {
-                break;
-            }
+    // Four words at a time (each cell's row read once for the four): done
+    // as soon as none of their sets is left.
+    let mut w = 0;
+    while w < words {
+        match words - w {
+            1 => select_words::<1>(bits, words, w, n, must, out),
+            2 => select_words::<2>(bits, words, w, n, must, out),
+            3 => select_words::<3>(bits, words, w, n, must, out),
+            _ => select_words::<4>(bits, words, w, n, must, out),
         }
-        while alive != 0 {
-            out.push((64 * w) as u32 + alive.trailing_zeros());
-            alive &= alive - 1;
+        w += 4;
+    }
+}
+
+/// [`select_hitting`] on words `w..w + K` of the rows.
+#[inline]
+fn select_words<const K: usize>(
+    bits: &[u64],
+    words: usize,
+    w: usize,
+    n: usize,
+    must: &[Mask27],
+    out: &mut Vec<u32>,
+) {
+    let mut alive: [u64; K] = std::array::from_fn(|k| low_bits(n, w + k));
+    for &m in must {
+        // The sets that hit m: the OR of the rows of its cells.
+        let mut hit = [0u64; K];
+        let mut cells = m;
+        while cells != 0 {
+            let row = &bits[cells.trailing_zeros() as usize * words + w..][..K];
+            for k in 0..K {
+                hit[k] |= row[k];
+            }
+            cells &= cells - 1;
+        }
+        let mut any = 0;
+        for k in 0..K {
+            alive[k] &= hit[k];
+            any |= alive[k];
+        }
+        if any == 0 {
+            return;
+        }
+    }
+    for (k, &a) in alive.iter().enumerate() {
+        let mut a = a;
+        while a != 0 {
+            out.push((64 * (w + k)) as u32 + a.trailing_zeros());
+            a &= a - 1;
         }
     }
 }
