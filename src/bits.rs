@@ -244,9 +244,9 @@ mod transpose_tests {
 /// The XY inner loop of the search: appends to `out` every index pair
 /// `(i, j)` with `xs[i] & ys[j]` zero in all `W` words, Y taken in blocks
 /// of `chunk` so that a block stays in cache while every X passes over it.
-/// With `W = 4` and AVX-512F, four X against eight Y per round, Y
+/// With `W` at most 4 and AVX-512F, four X against eight Y per round, Y
 /// word-major (blocks of `chunk` rounded down to a multiple of 8, at most
-/// 256); with `W = 4` and AVX2, or `W = 2` and SSE4.1, one 256-bit or
+/// 256); else with `W = 4` and AVX2, or `W = 2` and SSE4.1, one 256-bit or
 /// 128-bit test per pair (all detected at run time); otherwise
 /// [`zero_and_pairs_scalar`].
 pub fn zero_and_pairs<const W: usize>(
@@ -256,11 +256,9 @@ pub fn zero_and_pairs<const W: usize>(
     out: &mut Vec<(u32, u32)>,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if W == 4 && std::arch::is_x86_feature_detected!("avx512f") {
-        let xs4: &[[u64; 4]] = xs.as_flattened().as_chunks::<4>().0;
-        let ys4: &[[u64; 4]] = ys.as_flattened().as_chunks::<4>().0;
+    if W <= 4 && std::arch::is_x86_feature_detected!("avx512f") {
         // SAFETY: AVX-512F is present (checked just above).
-        unsafe { zero_and_pairs_avx512(xs4, ys4, chunk, out) };
+        unsafe { zero_and_pairs_avx512(xs, ys, chunk, out) };
         return;
     }
     #[cfg(target_arch = "x86_64")]
@@ -312,9 +310,9 @@ const XS_PER_PASS: usize = 4;
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn zero_and_pairs_avx512(
-    xs: &[[u64; 4]],
-    ys: &[[u64; 4]],
+fn zero_and_pairs_avx512<const W: usize>(
+    xs: &[[u64; W]],
+    ys: &[[u64; W]],
     chunk: usize,
     out: &mut Vec<(u32, u32)>,
 ) {
@@ -330,7 +328,7 @@ fn zero_and_pairs_avx512(
         let base = (block * chunk) as u32;
         let n = ys.len().div_ceil(8);
         for (k, y) in ys.iter().enumerate() {
-            for w in 0..4 {
+            for w in 0..W {
                 octets[k / 8][8 * w + k % 8] = y[w];
             }
         }
@@ -340,7 +338,7 @@ fn zero_and_pairs_avx512(
         let last_lanes = (0xffu32 >> (8 * n - ys.len())) as u8;
         // XS_PER_PASS X per pass: each octet is loaded once for them all.
         for (h, group) in xs.chunks(XS_PER_PASS).enumerate() {
-            let x: [[__m512i; 4]; XS_PER_PASS] = std::array::from_fn(|k| {
+            let x: [[__m512i; W]; XS_PER_PASS] = std::array::from_fn(|k| {
                 group[k.min(group.len() - 1)].map(|w| _mm512_set1_epi64(w as i64))
             });
             // The zero lanes of each octet, pushed after the loop (no call
@@ -349,15 +347,15 @@ fn zero_and_pairs_avx512(
             let mut any = 0;
             for (z, octet) in zeros.iter_mut().zip(octets) {
                 // SAFETY: an octet is four times 64 readable bytes.
-                let y: [__m512i; 4] = std::array::from_fn(|w| unsafe {
+                let y: [__m512i; W] = std::array::from_fn(|w| unsafe {
                     _mm512_loadu_si512(octet[8 * w..].as_ptr() as *const __m512i)
                 });
                 for k in 0..XS_PER_PASS {
                     // OR over the words of x_w AND y_w (0xF8: A | B & C).
-                    let t = _mm512_and_si512(x[k][0], y[0]);
-                    let t = _mm512_ternarylogic_epi64::<0xF8>(t, x[k][1], y[1]);
-                    let t = _mm512_ternarylogic_epi64::<0xF8>(t, x[k][2], y[2]);
-                    let t = _mm512_ternarylogic_epi64::<0xF8>(t, x[k][3], y[3]);
+                    let mut t = _mm512_and_si512(x[k][0], y[0]);
+                    for w in 1..W {
+                        t = _mm512_ternarylogic_epi64::<0xF8>(t, x[k][w], y[w]);
+                    }
                     z[k] = _mm512_testn_epi64_mask(t, t);
                     any |= z[k];
                 }
