@@ -38,11 +38,12 @@ pub struct GuaIndex {
     /// The GUAs (their indices in `all`) of each size class of their
     /// parts: the order of a slice's view.
     by_class: [Vec<u32>; 3],
-    /// The GUAs that the X pair of the current X slice misses, with rows
-    /// for the slice's live cells only (XY of the slice need no more),
-    /// smallest parts first.
+    /// The GUAs that the X pair of the current X slice misses and that
+    /// have no GUA bit in the slice (see [`GuaIndex::prepare_slice`]), with
+    /// rows for the slice's live cells only (XY of the slice need no
+    /// more), smallest parts first.
     slice: CellRows,
-    /// The X pair and live cells of `slice` (no slice: pair 0, live 0).
+    /// The X pair and live cells of `slice` (none: pair 0, live 0).
     slice_pair: Mask54,
     slice_live: Mask54,
     /// The distinct band-3 parts by id, each with its small bit (small
@@ -156,6 +157,10 @@ impl CellRows {
 /// Parts of at most this many cells are small.
 const SMALL_CELLS: u32 = 3;
 
+/// The parts that may have a socket (ids below this): see
+/// [`super::part1`].
+pub const SOCKET_PARTS: u32 = 64;
+
 /// The size class of a band-3 part (2 cells or fewer, 3, 4 or more): the
 /// slice's GUAs come in this order, the strongest branching of the
 /// hitting-set search first.
@@ -192,25 +197,47 @@ impl GuaIndex {
         self.by_class[size_class(g.t)].push(self.s.len() as u32);
         self.all.push(g.s, id);
         self.s.push(g.s);
-        if self.slice_live != 0 && g.s & self.slice_pair == 0 {
-            self.slice.push(g.s & self.slice_live, id);
-        }
         id
     }
 
+    /// Adds a GUA (bands-1+2 part `s`, part `id`) to the slice's view, if
+    /// there is one and the X pair misses it: for a fresh GUA without a
+    /// GUA bit in the slice.
+    pub fn slice_push(&mut self, s: Mask54, id: u32) {
+        if self.slice_live != 0 && s & self.slice_pair == 0 {
+            self.slice.push(s & self.slice_live, id);
+        }
+    }
+
+    /// Drops the slice's view: the next [`GuaIndex::prepare_slice`]
+    /// builds it afresh.
+    pub fn forget_slice(&mut self) {
+        (self.slice_pair, self.slice_live) = (0, 0);
+    }
+
     /// Prepares the view of an X slice with pair `pair` and live cells
-    /// `live` (both bands): the GUAs the pair misses, cut to `live`,
-    /// smallest parts first.
-    pub fn prepare_slice(&mut self, pair: Mask54, live: Mask54) {
+    /// `live` (both bands), unless it is ready: the GUAs the pair misses,
+    /// cut to `live`, smallest parts first, except those with a socket
+    /// (part id below [`SOCKET_PARTS`]): their sockets come with each XY
+    /// ([`GuaIndex::missed_by`]). `unsocketed` lists the GUAs with a
+    /// socket that the slice gave no GUA bit (bands-1+2 part, part id).
+    pub fn prepare_slice(&mut self, pair: Mask54, live: Mask54, unsocketed: &[(Mask54, u32)]) {
         if (pair, live) == (self.slice_pair, self.slice_live) {
             return;
         }
         (self.slice_pair, self.slice_live) = (pair, live);
         self.slice.clear();
-        for &k in self.by_class.iter().flatten() {
-            let s = self.s[k as usize];
-            if s & pair == 0 {
-                self.slice.push(s & live, self.all.part[k as usize]);
+        for (class, by_class) in self.by_class.iter().enumerate() {
+            for &(s, id) in unsocketed {
+                if s & pair == 0 && size_class(self.parts[id as usize].0) == class {
+                    self.slice.push(s & live, id);
+                }
+            }
+            for &k in by_class {
+                let (s, id) = (self.s[k as usize], self.all.part[k as usize]);
+                if s & pair == 0 && id >= SOCKET_PARTS {
+                    self.slice.push(s & live, id);
+                }
             }
         }
     }
@@ -234,17 +261,41 @@ impl GuaIndex {
     }
 
     /// Appends the band-3 parts of the GUAs whose bands-1+2 part misses
-    /// `xy` (in the current slice's order, smallest first, when XY belongs
-    /// to it), then band 3's UAs, leaving out the sets that hold a small
-    /// part appended before them; `hit` is scratch space.
-    fn missed_by(&self, xy: Mask54, hit: &mut Vec<u64>, out: &mut Vec<Mask27>) {
+    /// `xy`, then band 3's UAs, leaving out the sets that hold a small
+    /// part appended before them; `hit` is scratch space. When XY belongs
+    /// to the slice of the view, `open` must hold the sockets (part ids)
+    /// of the GUAs with a GUA bit that XY misses: those parts are appended
+    /// (small ones first), then those of the view's GUAs that XY misses
+    /// (smallest first); otherwise every GUA is read.
+    fn missed_by(&self, xy: Mask54, open: u64, hit: &mut Vec<u64>, out: &mut Vec<Mask27>) {
         let mut small = 0;
         // In the current slice, the GUAs the pair hits are left out and
         // the pair cells need no rows.
         let pair = self.slice_pair;
         if self.slice_live != 0 && xy & pair == pair && xy & !self.slice_live == 0 {
+            let mut last = 0u64;
+            let mut sockets = open;
+            while sockets != 0 {
+                let id = sockets.trailing_zeros() as usize;
+                sockets &= sockets - 1;
+                let (t, holds) = self.parts[id];
+                if t.count_ones() <= SMALL_CELLS {
+                    // A small part's bits are its own.
+                    small |= holds;
+                    out.push(t);
+                } else {
+                    last |= 1 << id;
+                }
+            }
             self.slice
                 .missed_parts(xy & !pair, &self.parts, hit, &mut small, out);
+            while last != 0 {
+                let (t, holds) = self.parts[last.trailing_zeros() as usize];
+                last &= last - 1;
+                if holds & small == 0 {
+                    out.push(t);
+                }
+            }
         } else {
             self.all.missed_parts(xy, &self.parts, hit, &mut small, out);
         }
@@ -274,19 +325,20 @@ impl ChoiceState {
     /// Completes a valid XY with `z` clues in band 3 in every way that can
     /// give a unique puzzle, and keeps those that do.
     pub(super) fn solve_band3(&mut self, xy: Mask54, z: usize) {
-        if self.band3_required(xy, z) {
+        self.gua_index.forget_slice();
+        if self.band3_required(xy, 0, z) {
             self.enumerate_band3(xy, z);
         }
     }
 
     /// Collects the sets band 3 must hit after XY (the band-3 parts of the
     /// GUAs XY misses, then band 3's own UAs) and tells whether `z` clues
-    /// can hit them all.
-    pub(super) fn band3_required(&mut self, xy: Mask54, z: usize) -> bool {
+    /// can hit them all; `open` as for [`GuaIndex::missed_by`].
+    pub(super) fn band3_required(&mut self, xy: Mask54, open: u64, z: usize) -> bool {
         let mut required = std::mem::take(&mut self.band3.required);
         required.clear();
         self.gua_index
-            .missed_by(xy, &mut self.band3.hit, &mut required);
+            .missed_by(xy, open, &mut self.band3.hit, &mut required);
         let feasible = super::part1::can_hit(&required, 0, 0, z, &mut self.band3.arena);
         self.band3.required = required;
         feasible

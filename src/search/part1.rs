@@ -31,6 +31,8 @@ const BAND3_CELLS: Mask81 = GRID_FULL & !(BANDS12_FULL as u128);
 type Sockets = u64;
 /// Most sockets (distinct band-3 parts of GUAs with bits in the step).
 const MAX_SOCKETS: usize = Sockets::BITS as usize;
+// The GUA index leaves the parts with sockets to the caller.
+const _: () = assert!(MAX_SOCKETS == super::band3::SOCKET_PARTS as usize);
 
 /// Most 64-bit words of UA bits in a step vector.
 const MAX_UA_WORDS: usize = 4;
@@ -77,6 +79,10 @@ pub struct ChoiceState {
     guas_x: Vec<(Mask54, u8)>,
     /// Scratch list for sorting `guas_x`.
     guas_sorted: Vec<(Mask54, u8)>,
+    /// GUAs with a socket that the X slice's pair misses but that got no
+    /// GUA bit (past the limit): bands-1+2 part, socket. The GUA index
+    /// reads them for band 3 on every GUA.
+    guas_unbitted: Vec<(Mask54, u32)>,
     /// Per word of GUA bits: the top bit of each socket's group (its part
     /// in the word), and the other bits of the groups.
     gtop: [u64; MAX_GUA_WORDS],
@@ -149,6 +155,7 @@ impl ChoiceState {
             uas_b2: Vec::new(),
             guas_x: Vec::new(),
             guas_sorted: Vec::new(),
+            guas_unbitted: Vec::new(),
             gtop: [0; MAX_GUA_WORDS],
             glow: [0; MAX_GUA_WORDS],
             gsocket: Vec::new(),
@@ -189,6 +196,7 @@ impl ChoiceState {
     pub(super) fn add_gua(&mut self, g: Gua) {
         let socket = self.gua_index.push(g) as usize;
         if socket >= MAX_SOCKETS {
+            self.gua_index.slice_push(g.s, socket as u32);
             return;
         }
         if socket == self.socket_t.len() {
@@ -223,7 +231,8 @@ impl ChoiceState {
 
     /// A fresh GUA with a socket joins the current X slice: its socket is
     /// forced when no cell of the slice can hit it, else it gets the next
-    /// GUA bit (a group of its own) while there is room.
+    /// GUA bit (a group of its own) while there is room, else it joins the
+    /// GUAs band 3 on every GUA reads.
     fn slice_add_gua(&mut self, s: Mask54, socket: usize) {
         if self.forced_x & (1 << socket) != 0 {
             return;
@@ -238,6 +247,8 @@ impl ChoiceState {
         }
         let k = self.guas_x.len();
         if k >= self.config.gua_limit.min(64 * MAX_GUA_WORDS) {
+            self.guas_unbitted.push((s, socket as u32));
+            self.gua_index.slice_push(s, socket as u32);
             return;
         }
         let (w, bit) = (k / 64, 1 << (k % 64));
@@ -362,6 +373,8 @@ impl ChoiceState {
         self.must.reserve(self.uas_x.len());
         let gua_limit = self.config.gua_limit.min(64 * MAX_GUA_WORDS);
         self.guas_x.clear();
+        self.guas_unbitted.clear();
+        self.gua_index.forget_slice();
         self.forced_x = 0;
         for (g, &socket) in self.guas.iter().zip(&self.gua_socket) {
             if g.s & a == 0 && self.forced_x & (1 << socket) == 0 {
@@ -370,6 +383,8 @@ impl ChoiceState {
                     self.forced_x |= 1 << socket;
                 } else if self.guas_x.len() < gua_limit {
                     self.guas_x.push((v, socket));
+                } else {
+                    self.guas_unbitted.push((g.s, socket as u32));
                 }
             }
         }
@@ -510,19 +525,29 @@ impl ChoiceState {
             return;
         }
         let survivors = std::mem::take(&mut self.survivors);
-        let all = all_bits::<MAX_GUA_WORDS>(self.guas_x.len());
+        let mut bits = self.guas_x.len();
+        let mut all = all_bits::<MAX_GUA_WORDS>(bits);
         for &(i, j) in &survivors {
             let (i, j) = (
                 self.xsel[i as usize] as usize,
                 self.ysel[j as usize] as usize,
             );
+            // Fresh GUAs may have joined the slice (bits, forced sockets):
+            // band 3 on every GUA reads their sockets here.
+            if self.guas_x.len() != bits {
+                bits = self.guas_x.len();
+                all = all_bits::<MAX_GUA_WORDS>(bits);
+            }
             // The GUA bits XY misses (those of the X pair are not in the
             // slice's list).
             let cells = xrest[i] as u64 | ((ypair | yrest[j]) as u64) << 27;
             let hit = hit_bits(&self.ghit, cells);
             let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| all[w] & !hit[w]);
-            let (open, family) = self.sockets_of(&missed[..gwords]);
-            let (open, family) = (forced | open, forced_family | family);
+            let (open, family) = self.sockets_of(&missed[..self.gwords]);
+            let (open, family) = (
+                forced | self.forced_x | open,
+                forced_family | self.forced_x_family | family,
+            );
             if !self.band3_can_take(open, family, z) {
                 self.stats.band3_dead += 1;
                 continue;
@@ -535,8 +560,9 @@ impl ChoiceState {
             // Band 3 against every GUA (the index holds those without bits
             // too): far cheaper than the solver, and it kills most XY.
             let (pair, live) = self.slice_cells;
-            self.gua_index.prepare_slice(pair, live);
-            if !self.band3_required(xy, z) {
+            self.gua_index
+                .prepare_slice(pair, live, &self.guas_unbitted);
+            if !self.band3_required(xy, open, z) {
                 self.stats.gua_dead += 1;
                 continue;
             }
