@@ -89,6 +89,14 @@ pub struct ChoiceState {
     glow: [u64; MAX_GUA_WORDS],
     /// The socket of each GUA bit.
     gsocket: Vec<u8>,
+    /// Per word of GUA bits: the top bits of the groups in socket order
+    /// (all groups of the slice's start; a fresh GUA's group comes after),
+    /// and their sockets (one each, in the same order).
+    gtop_sorted: [u64; MAX_GUA_WORDS],
+    gtop_sockets: [u64; MAX_GUA_WORDS],
+    /// The OR of the [`MiniRowBound`] bits of the sockets in each byte
+    /// value of each byte of a [`Sockets`] mask.
+    family_table: Box<[[u64; 256]; 8]>,
     /// Per band-3 cell: the sockets whose T holds it.
     cell_sockets: [Sockets; 27],
     /// The last [`WITNESSES`] band-3 clue sets found by the feasibility
@@ -159,6 +167,9 @@ impl ChoiceState {
             gtop: [0; MAX_GUA_WORDS],
             glow: [0; MAX_GUA_WORDS],
             gsocket: Vec::new(),
+            gtop_sorted: [0; MAX_GUA_WORDS],
+            gtop_sockets: [0; MAX_GUA_WORDS],
+            family_table: Box::new([[0; 256]; 8]),
             slice_cells: (0, 0),
             forced_x: 0,
             forced_x_family: 0,
@@ -210,6 +221,12 @@ impl ChoiceState {
             }
             self.socket_t.push(g.t);
             self.socket_bit.push(MiniRowBound::bit(g.t));
+            let (byte, bit) = (socket / 8, socket % 8);
+            for (v, family) in self.family_table[byte].iter_mut().enumerate() {
+                if v >> bit & 1 != 0 {
+                    *family |= MiniRowBound::bit(g.t);
+                }
+            }
             self.socket_dom.push(dom);
             for c in cells27(g.t) {
                 self.cell_sockets[c] |= 1 << socket;
@@ -422,6 +439,15 @@ impl ChoiceState {
             self.gtop[k / 64] |= 1 << (k % 64);
         }
         self.glow = std::array::from_fn(|w| all[w] & !self.gtop[w]);
+        // Each group's socket comes after the one before (counting sort),
+        // and a socket has at most one group per word.
+        self.gtop_sorted = self.gtop;
+        self.gtop_sockets = [0; MAX_GUA_WORDS];
+        for (w, &tops) in self.gtop.iter().enumerate() {
+            for k in cells54(tops) {
+                self.gtop_sockets[w] |= 1 << self.gsocket[64 * w + k];
+            }
+        }
         let gwords = self.guas_x.len().div_ceil(64).max(1);
         self.gwords = gwords;
         self.ghit.clear();
@@ -443,17 +469,33 @@ impl ChoiceState {
     /// [`MiniRowBound`] family of their T's.
     #[inline]
     fn sockets_of(&self, missed: &[u64]) -> (Sockets, u64) {
-        let (mut open, mut family) = (0, 0);
+        let mut tops = [0; MAX_GUA_WORDS];
+        let mut fresh = 0;
         for (w, &bits) in missed.iter().enumerate() {
-            let mut tops = groups_hit(bits, self.gtop[w], self.glow[w]);
-            while tops != 0 {
-                let socket = self.gsocket[64 * w + tops.trailing_zeros() as usize] as usize;
-                open |= 1 << socket;
-                family |= self.socket_bit[socket];
-                tops &= tops - 1;
+            tops[w] = groups_hit(bits, self.gtop[w], self.glow[w]);
+            fresh |= tops[w] & !self.gtop_sorted[w];
+        }
+        // The groups in socket order: their bits move to their sockets.
+        let n = missed.len();
+        let mut open =
+            crate::bits::move_bits(&tops[..n], &self.gtop_sorted[..n], &self.gtop_sockets[..n]);
+        // Fresh GUAs' groups (rare) one by one.
+        if fresh != 0 {
+            for (w, &tops) in tops[..n].iter().enumerate() {
+                for k in cells54(tops & !self.gtop_sorted[w]) {
+                    open |= 1 << self.gsocket[64 * w + k];
+                }
             }
         }
-        (open, family)
+        (open, self.family_of(open))
+    }
+
+    /// The [`MiniRowBound`] family of the T's of the sockets `open`.
+    #[inline]
+    fn family_of(&self, open: Sockets) -> u64 {
+        (0..8).fold(0, |f, b| {
+            f | self.family_table[b][(open >> (8 * b)) as usize & 255]
+        })
     }
 
     /// One 2X2Y step: the X slice (pair, sets minus the pair, their
