@@ -1072,3 +1072,115 @@ mod move_tests {
         assert!(moved > 2000, "{moved}");
     }
 }
+
+/// For each set of `sets` (cells of a band), the AND of `all` and the rows
+/// of `rows` at its cells, into `out` (cleared first) one after another.
+/// With `W = 4` and AVX2 (run time) one 256-bit AND per cell; otherwise
+/// [`and_rows_scalar`].
+#[inline]
+pub fn and_rows<const W: usize>(
+    rows: &[[u64; W]],
+    all: [u64; W],
+    sets: impl ExactSizeIterator<Item = Mask27>,
+    out: &mut Vec<u64>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if W == 4 && std::arch::is_x86_feature_detected!("avx2") {
+        let rows4: &[[u64; 4]] = rows.as_flattened().as_chunks::<4>().0;
+        let all4: [u64; 4] = std::array::from_fn(|w| all[w]);
+        // SAFETY: AVX2 is present (checked just above).
+        unsafe { and_rows_avx2(rows4, all4, sets, out) };
+        return;
+    }
+    and_rows_scalar(rows, all, sets, out)
+}
+
+/// The portable form of [`and_rows`], which tests compare against.
+pub fn and_rows_scalar<const W: usize>(
+    rows: &[[u64; W]],
+    all: [u64; W],
+    sets: impl Iterator<Item = Mask27>,
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    for set in sets {
+        let mut v = all;
+        let mut cells = set;
+        while cells != 0 {
+            let row = &rows[cells.trailing_zeros() as usize];
+            for w in 0..W {
+                v[w] &= row[w];
+            }
+            cells &= cells - 1;
+        }
+        out.extend_from_slice(&v);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn and_rows_avx2(
+    rows: &[[u64; 4]],
+    all: [u64; 4],
+    sets: impl ExactSizeIterator<Item = Mask27>,
+    out: &mut Vec<u64>,
+) {
+    use std::arch::x86_64::{__m256i, _mm256_and_si256, _mm256_loadu_si256, _mm256_storeu_si256};
+    out.clear();
+    out.resize(4 * sets.len(), 0);
+    // SAFETY: [u64; 4] is 32 readable bytes; loadu needs no alignment.
+    let all = unsafe { _mm256_loadu_si256(all.as_ptr() as *const __m256i) };
+    for (dst, set) in out.as_chunks_mut::<4>().0.iter_mut().zip(sets) {
+        let mut v = all;
+        let mut cells = set;
+        while cells != 0 {
+            let row = &rows[cells.trailing_zeros() as usize];
+            // SAFETY: as above.
+            v = _mm256_and_si256(v, unsafe {
+                _mm256_loadu_si256(row.as_ptr() as *const __m256i)
+            });
+            cells &= cells - 1;
+        }
+        // SAFETY: dst is 32 writable bytes; storeu needs no alignment.
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr() as *mut __m256i, v) };
+    }
+}
+
+#[cfg(test)]
+mod and_rows_tests {
+    use super::*;
+
+    fn check<const W: usize>(rng: &mut fastrand::Rng) {
+        let rows: Vec<[u64; W]> = (0..27)
+            .map(|_| std::array::from_fn(|_| rng.u64(..) | rng.u64(..)))
+            .collect();
+        let all: [u64; W] = std::array::from_fn(|_| rng.u64(..) | rng.u64(..));
+        let sets: Vec<Mask27> = (0..rng.usize(0..300))
+            .map(|_| rng.u32(..) & rng.u32(..) & BAND_FULL)
+            .collect();
+        let mut expected = Vec::new();
+        for &set in &sets {
+            let v: [u64; W] = std::array::from_fn(|w| {
+                (0..27)
+                    .filter(|&c| set >> c & 1 != 0)
+                    .fold(all[w], |v, c| v & rows[c][w])
+            });
+            expected.extend_from_slice(&v);
+        }
+        let (mut fast, mut slow) = (vec![1, 2, 3], vec![4]);
+        and_rows(&rows, all, sets.iter().copied(), &mut fast);
+        and_rows_scalar(&rows, all, sets.iter().copied(), &mut slow);
+        assert_eq!(fast, expected, "W = {W}");
+        assert_eq!(slow, expected, "W = {W}");
+    }
+
+    #[test]
+    fn and_rows_agrees_with_the_definition() {
+        let mut rng = fastrand::Rng::with_seed(31);
+        for _ in 0..200 {
+            check::<1>(&mut rng);
+            check::<2>(&mut rng);
+            check::<4>(&mut rng);
+        }
+    }
+}

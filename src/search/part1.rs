@@ -896,8 +896,8 @@ fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54) -> [u64; MAX_GUA_WORD
 fn build_vectors<const W: usize>(
     sets: &[Mask54],
     used: Mask54,
-    xrest: impl Iterator<Item = Mask27>,
-    yrest: impl Iterator<Item = Mask27>,
+    xrest: impl ExactSizeIterator<Item = Mask27>,
+    yrest: impl ExactSizeIterator<Item = Mask27>,
     vx: &mut Vec<u64>,
     vy: &mut Vec<u64>,
 ) {
@@ -916,31 +916,8 @@ fn build_vectors<const W: usize>(
             row[w] &= !holders;
         }
     }
-    fill_vectors(&not_hit[..27], all, xrest, vx);
-    fill_vectors(&not_hit[27..], all, yrest, vy);
-}
-
-/// The vector of each set of `rest` (`not_hit` rows of its band's cells),
-/// in `out` after clearing it.
-fn fill_vectors<const W: usize>(
-    not_hit: &[[u64; W]],
-    all: [u64; W],
-    rest: impl Iterator<Item = Mask27>,
-    out: &mut Vec<u64>,
-) {
-    out.clear();
-    for set in rest {
-        let mut v = all;
-        let mut cells = set;
-        while cells != 0 {
-            let row = &not_hit[cells.trailing_zeros() as usize];
-            for w in 0..W {
-                v[w] &= row[w];
-            }
-            cells &= cells - 1;
-        }
-        out.extend_from_slice(&v);
-    }
+    crate::bits::and_rows(&not_hit[..27], all, xrest, vx);
+    crate::bits::and_rows(&not_hit[27..], all, yrest, vy);
 }
 
 /// Appends, for each of the 27 cells of a band, a row of
