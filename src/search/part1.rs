@@ -1098,17 +1098,7 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
         field &= union;
     }
     if field != !0 {
-        let mut best_len = u32::MAX;
-        for t in list.iter_mut() {
-            *t &= field;
-            if *t == 0 {
-                return None;
-            }
-            let len = t.count_ones();
-            let smaller = len < best_len;
-            best = if smaller { *t } else { best };
-            best_len = if smaller { len } else { best_len };
-        }
+        best = crate::bits::cut_scan(list, field)?;
     }
     let mut excluded = 0;
     let mut branch = best;
