@@ -447,6 +447,8 @@ impl ChoiceState {
             for k in cells54(tops) {
                 self.gtop_sockets[w] |= 1 << self.gsocket[64 * w + k];
             }
+            // `sockets_of` moves the k-th top to the k-th socket.
+            assert_eq!(tops.count_ones(), self.gtop_sockets[w].count_ones());
         }
         let gwords = self.guas_x.len().div_ceil(64).max(1);
         self.gwords = gwords;
@@ -599,8 +601,9 @@ impl ChoiceState {
                 self.stats.extra_dead += 1;
                 continue;
             }
-            // Band 3 against every GUA (the index holds those without bits
-            // too): far cheaper than the solver, and it kills most XY.
+            // Band 3 against every GUA (the open sockets for those with a
+            // GUA bit, the index's slice view for the others): far cheaper
+            // than the solver, and it kills most XY.
             let (pair, live) = self.slice_cells;
             self.gua_index
                 .prepare_slice(pair, live, &self.guas_unbitted);
