@@ -824,16 +824,11 @@ pub fn node_scan_scalar(list: &[Mask27], left: usize) -> Option<NodeScan> {
 fn node_scan_avx512(list: &[Mask27], left: usize) -> Option<NodeScan> {
     use std::arch::x86_64::{
         __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_cmple_epu32_mask,
-        _mm512_cmplt_epu32_mask, _mm512_lzcnt_epi32, _mm512_mask_mov_epi32,
-        _mm512_maskz_loadu_epi32, _mm512_maskz_sllv_epi32, _mm512_min_epu32, _mm512_mullo_epi32,
-        _mm512_or_si512, _mm512_popcnt_epi32, _mm512_reduce_min_epu32, _mm512_reduce_or_epi32,
-        _mm512_set1_epi32, _mm512_setzero_si512, _mm512_slli_epi32, _mm512_srli_epi32,
-        _mm512_srlv_epi32, _mm512_sub_epi32, _mm512_testn_epi32_mask,
+        _mm512_cmplt_epu32_mask, _mm512_lzcnt_epi32, _mm512_mask_min_epu32,
+        _mm512_maskz_loadu_epi32, _mm512_maskz_sllv_epi32, _mm512_mullo_epi32, _mm512_or_si512,
+        _mm512_popcnt_epi32, _mm512_reduce_or_epi32, _mm512_set1_epi32, _mm512_setzero_si512,
+        _mm512_srli_epi32, _mm512_srlv_epi32, _mm512_sub_epi32, _mm512_testn_epi32_mask,
     };
-    /// Bits of a set's index in the key that finds the best set.
-    const INDEX_BITS: u32 = 26;
-    assert!(list.len() < 1 << INDEX_BITS);
-    let lanes = _mm512_setr_lanes();
     let (one, three, seven) = (
         _mm512_set1_epi32(1),
         _mm512_set1_epi32(3),
@@ -843,11 +838,7 @@ fn node_scan_avx512(list: &[Mask27], left: usize) -> Option<NodeScan> {
     let (mut lo, mut hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
     let (mut union, mut disjoint) = (0u32, 0usize);
     for base in (0..list.len()).step_by(16) {
-        let valid: u16 = if list.len() - base >= 16 {
-            !0
-        } else {
-            (1 << (list.len() - base)) - 1
-        };
+        let valid = lanes_in(list, base);
         // SAFETY: the mask covers only sets of the list.
         let v: __m512i =
             unsafe { _mm512_maskz_loadu_epi32(valid, list.as_ptr().add(base) as *const i32) };
@@ -864,11 +855,8 @@ fn node_scan_avx512(list: &[Mask27], left: usize) -> Option<NodeScan> {
         if disjoint > left {
             return None;
         }
-        // The best set: the least key, set size above the index.
         let len = _mm512_popcnt_epi32(v);
-        let index = _mm512_add_epi32(lanes, _mm512_set1_epi32(base as i32));
-        let key = _mm512_or_si512(_mm512_slli_epi32::<{ INDEX_BITS }>(len), index);
-        min_key = _mm512_min_epu32(min_key, _mm512_mask_mov_epi32(min_key, valid, key));
+        min_key = _mm512_mask_min_epu32(min_key, valid, min_key, size_keys(len, base));
         // Mini-row bits of the sets of at most three cells.
         let small = _mm512_cmple_epu32_mask(len, three) & valid;
         if small != 0 {
@@ -889,11 +877,10 @@ fn node_scan_avx512(list: &[Mask27], left: usize) -> Option<NodeScan> {
             );
         }
     }
-    let key = _mm512_reduce_min_epu32(min_key);
     let family =
         _mm512_reduce_or_epi32(lo) as u32 as u64 | (_mm512_reduce_or_epi32(hi) as u32 as u64) << 32;
     Some(NodeScan {
-        best: list[(key & ((1 << INDEX_BITS) - 1)) as usize],
+        best: best_set(list, min_key),
         disjoint,
         union,
         family,
@@ -934,22 +921,13 @@ pub fn cut_scan_scalar(list: &mut [Mask27], field: Mask27) -> Option<Mask27> {
 #[target_feature(enable = "avx512f,avx512cd,avx512vpopcntdq")]
 fn cut_scan_avx512(list: &mut [Mask27], field: Mask27) -> Option<Mask27> {
     use std::arch::x86_64::{
-        __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_mask_min_epu32,
-        _mm512_mask_storeu_epi32, _mm512_maskz_loadu_epi32, _mm512_or_si512, _mm512_popcnt_epi32,
-        _mm512_reduce_min_epu32, _mm512_set1_epi32, _mm512_slli_epi32, _mm512_test_epi32_mask,
+        __m512i, _mm512_and_si512, _mm512_mask_min_epu32, _mm512_mask_storeu_epi32,
+        _mm512_maskz_loadu_epi32, _mm512_popcnt_epi32, _mm512_set1_epi32, _mm512_test_epi32_mask,
     };
-    /// Bits of a set's index in the key that finds the best set.
-    const INDEX_BITS: u32 = 26;
-    assert!(list.len() < 1 << INDEX_BITS);
-    let lanes = _mm512_setr_lanes();
     let vfield = _mm512_set1_epi32(field as i32);
     let mut min_key = _mm512_set1_epi32(-1);
     for base in (0..list.len()).step_by(16) {
-        let valid: u16 = if list.len() - base >= 16 {
-            !0
-        } else {
-            (1 << (list.len() - base)) - 1
-        };
+        let valid = lanes_in(list, base);
         let at = list[base..].as_mut_ptr() as *mut i32;
         // SAFETY: the mask covers only sets of the list.
         let v: __m512i = unsafe { _mm512_maskz_loadu_epi32(valid, at) };
@@ -959,22 +937,52 @@ fn cut_scan_avx512(list: &mut [Mask27], field: Mask27) -> Option<Mask27> {
         }
         // SAFETY: as above.
         unsafe { _mm512_mask_storeu_epi32(at, valid, v) };
-        let index = _mm512_add_epi32(lanes, _mm512_set1_epi32(base as i32));
-        let key = _mm512_or_si512(
-            _mm512_slli_epi32::<{ INDEX_BITS }>(_mm512_popcnt_epi32(v)),
-            index,
+        min_key = _mm512_mask_min_epu32(
+            min_key,
+            valid,
+            min_key,
+            size_keys(_mm512_popcnt_epi32(v), base),
         );
-        min_key = _mm512_mask_min_epu32(min_key, valid, min_key, key);
     }
-    let key = _mm512_reduce_min_epu32(min_key);
-    Some(list[(key & ((1 << INDEX_BITS) - 1)) as usize])
+    Some(best_set(list, min_key))
 }
 
-/// Lanes 0..16 of a 512-bit vector of u32.
+/// Bits of a set's index in the keys that find a node's best set.
+#[cfg(target_arch = "x86_64")]
+const KEY_INDEX_BITS: u32 = 26;
+
+/// The lanes of the sixteen sets of `list` from `base` on that exist.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn lanes_in(list: &[Mask27], base: usize) -> u16 {
+    assert!(list.len() < 1 << KEY_INDEX_BITS);
+    match list.len() - base {
+        16.. => !0,
+        n => (1 << n) - 1,
+    }
+}
+
+/// Per lane, the key of the set at `base` + lane with `len` cells: the
+/// size above the index, so that the least key is the first smallest set.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn _mm512_setr_lanes() -> std::arch::x86_64::__m512i {
-    std::arch::x86_64::_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+#[inline]
+fn size_keys(len: std::arch::x86_64::__m512i, base: usize) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::{
+        _mm512_add_epi32, _mm512_or_si512, _mm512_set1_epi32, _mm512_setr_epi32, _mm512_slli_epi32,
+    };
+    let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let index = _mm512_add_epi32(lanes, _mm512_set1_epi32(base as i32));
+    _mm512_or_si512(_mm512_slli_epi32::<{ KEY_INDEX_BITS }>(len), index)
+}
+
+/// The set of `list` whose key ([`size_keys`]) is the least in `keys`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn best_set(list: &[Mask27], keys: std::arch::x86_64::__m512i) -> Mask27 {
+    let key = std::arch::x86_64::_mm512_reduce_min_epu32(keys);
+    list[(key & ((1 << KEY_INDEX_BITS) - 1)) as usize]
 }
 
 #[cfg(test)]

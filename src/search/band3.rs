@@ -273,7 +273,7 @@ impl GuaIndex {
         // the pair cells need no rows.
         let pair = self.slice_pair;
         if self.slice_live != 0 && xy & pair == pair && xy & !self.slice_live == 0 {
-            let mut last = 0u64;
+            let mut large = 0u64;
             let mut sockets = open;
             while sockets != 0 {
                 let id = sockets.trailing_zeros() as usize;
@@ -284,14 +284,14 @@ impl GuaIndex {
                     small |= holds;
                     out.push(t);
                 } else {
-                    last |= 1 << id;
+                    large |= 1 << id;
                 }
             }
             self.slice
                 .missed_parts(xy & !pair, &self.parts, hit, &mut small, out);
-            while last != 0 {
-                let (t, holds) = self.parts[last.trailing_zeros() as usize];
-                last &= last - 1;
+            while large != 0 {
+                let (t, holds) = self.parts[large.trailing_zeros() as usize];
+                large &= large - 1;
                 if holds & small == 0 {
                     out.push(t);
                 }

@@ -219,12 +219,13 @@ impl ChoiceState {
                     self.socket_dom[r] |= 1 << socket;
                 }
             }
+            let family_bit = MiniRowBound::bit(g.t);
             self.socket_t.push(g.t);
-            self.socket_bit.push(MiniRowBound::bit(g.t));
+            self.socket_bit.push(family_bit);
             let (byte, bit) = (socket / 8, socket % 8);
             for (v, family) in self.family_table[byte].iter_mut().enumerate() {
                 if v >> bit & 1 != 0 {
-                    *family |= MiniRowBound::bit(g.t);
+                    *family |= family_bit;
                 }
             }
             self.socket_dom.push(dom);
@@ -528,11 +529,10 @@ impl ChoiceState {
         }
         self.must.file(&self.uas_x, b, live, ua_limit);
         // Sockets open for every XY of the step: GUAs no cell of the step hits.
-        let gwords = self.gwords;
         let ycells = (ypair as u64 | ylive_band) << 27;
         let yhit = hit_bits(&self.ghit, ycells);
         let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| self.gx_all[w] & !yhit[w]);
-        let (open, family) = self.sockets_of(&missed[..gwords]);
+        let (open, family) = self.sockets_of(&missed[..self.gwords]);
         let (forced, forced_family) = (self.forced_x | open, self.forced_x_family | family);
         if !self.band3_can_take(forced, forced_family, z) {
             self.stats.dead_steps += 1;
