@@ -8,6 +8,7 @@ pub mod band;
 pub mod bits;
 pub mod canon;
 pub mod cli;
+pub mod ed;
 pub mod generate;
 pub mod grid;
 pub mod known;

@@ -293,7 +293,7 @@ fn automorphisms_of(band: &Band, column_orders: &[[u8; 9]]) -> Vec<Automorphism>
 }
 
 /// The 1,296 column orders that keep each stack's columns together.
-fn column_orders() -> Vec<[u8; 9]> {
+pub(crate) fn column_orders() -> Vec<[u8; 9]> {
     let mut orders = Vec::with_capacity(1296);
     for stacks in &ORDERS3 {
         for p0 in &ORDERS3 {
@@ -327,7 +327,7 @@ fn cell_map(rows: &[u8; 3], cols: &[u8; 9]) -> [u8; 27] {
 
 /// The band moved by (rows, cols) and relabelled so its first row reads
 /// `123456789`, with the map from the result's digits to the source's.
-fn transform(band: &Band, rows: &[u8; 3], cols: &[u8; 9]) -> (Band, [u8; 10]) {
+pub(crate) fn transform(band: &Band, rows: &[u8; 3], cols: &[u8; 9]) -> (Band, [u8; 10]) {
     let mut label = [0u8; 10];
     let mut digits = [0u8; 10];
     let top = 9 * rows[0] as usize;
