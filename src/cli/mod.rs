@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod canon;
 mod common;
+mod enumerate;
 mod generate;
 mod input;
 mod scan;
@@ -51,6 +52,8 @@ enum Command {
     Validate(validate::Args),
     /// Build, verify or describe the band tables (data/bands.s17t).
     Tables(tables::Args),
+    /// The catalogue of essentially different grids, by slice and entry.
+    Enumerate(enumerate::Args),
 }
 
 /// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
@@ -70,6 +73,7 @@ pub fn main() -> ExitCode {
         Command::Tables(args) => tables::run(args),
         Command::Tune(args) => tune::run(args, cli.quiet),
         Command::Validate(args) => validate::run(args, cli.quiet),
+        Command::Enumerate(args) => enumerate::run(args, cli.quiet),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -83,18 +83,35 @@ impl BandIndex {
             subset_rank,
             minlex: catalogue.bands().to_vec(),
         };
-        let mut filled = 0usize;
-        for (k, band) in catalogue.bands().iter().enumerate() {
-            for (r, rows) in PERMS3.iter().enumerate() {
-                for (c, cols) in index.column_orders.iter().enumerate() {
-                    let (image, _) = transform(band, rows, cols);
-                    let number = index.number_of_normalised(&image);
-                    if index.table[number] == EMPTY {
+        // Each catalogue band's images in parallel, then the table filled in
+        // catalogue and transform order (the first transform reaching a
+        // normalised band is kept, whatever the thread count).
+        use rayon::prelude::*;
+        let images: Vec<Vec<(u32, u32)>> = catalogue
+            .bands()
+            .par_iter()
+            .enumerate()
+            .map(|(k, band)| {
+                let mut out = Vec::with_capacity(7776);
+                for (r, rows) in PERMS3.iter().enumerate() {
+                    for (c, cols) in index.column_orders.iter().enumerate() {
+                        let (image, _) = transform(band, rows, cols);
                         let t = (r * 1296 + c) as u32;
-                        index.table[number] = k as u32 | t << INDEX_BITS;
-                        filled += 1;
+                        out.push((
+                            index.number_of_normalised(&image) as u32,
+                            k as u32 | t << INDEX_BITS,
+                        ));
                     }
                 }
+                out
+            })
+            .collect();
+        let mut filled = 0usize;
+        for (number, entry) in images.into_iter().flatten() {
+            let slot = &mut index.table[number as usize];
+            if *slot == EMPTY {
+                *slot = entry;
+                filled += 1;
             }
         }
         assert_eq!(filled, NORMALISED, "every normalised band is reached");

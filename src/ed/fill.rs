@@ -80,57 +80,72 @@ pub fn band3_columns(bands12: &[u8; 54]) -> [u16; 9] {
 /// Column `c` of band 3 holds exactly the three digits missing from column
 /// `c` of bands 1+2; those of the three columns of a stack are disjoint, so
 /// boxes take care of themselves, and once rows 0 and 1 are permutations,
-/// row 2 (the last digit left in each column) is one too.
+/// row 2 (the last digit left in each column) is one too. A row takes one
+/// digit of each column: it is chosen as a triple per stack, the first two
+/// stacks' triples disjoint, the third stack's triple then forced (the
+/// digits left, one in each of its columns, or no row).
 pub fn for_each_band3(bands12: &[u8; 54], mut visit: impl FnMut(&Band)) {
     let columns = band3_columns(bands12);
-    let mut walk = Band3Walk {
-        band: [0; 27],
-        rows: [0; 2],
-        columns,
-    };
-    walk.fill(0, &mut visit);
+    let mut band = [0u8; 27];
+    // Normal order: row 0 opens with column 0's smallest digit, row 1 with
+    // its middle one.
+    for_each_row(&columns, &mut |row0| {
+        let mut rest = columns;
+        for c in 0..9 {
+            rest[c] &= !(1 << row0[c]);
+        }
+        for_each_row(&rest, &mut |row1| {
+            band[..9].copy_from_slice(row0);
+            band[9..18].copy_from_slice(row1);
+            for c in 0..9 {
+                band[18 + c] = (rest[c] & !(1 << row1[c])).trailing_zeros() as u8;
+            }
+            visit(&band);
+        });
+    });
 }
 
-struct Band3Walk {
-    band: Band,
-    rows: [u16; 2],
-    /// Digits still to place in each column.
-    columns: [u16; 9],
-}
-
-impl Band3Walk {
-    fn fill(&mut self, cell: usize, visit: &mut impl FnMut(&Band)) {
-        if cell == 18 {
-            for col in 0..9 {
-                self.band[18 + col] = self.columns[col].trailing_zeros() as u8;
+/// Every row (one digit of each column's set, nine different digits) whose
+/// column 0 takes that column's smallest digit, in increasing order.
+#[inline]
+fn for_each_row(columns: &[u16; 9], visit: &mut impl FnMut(&[u8; 9])) {
+    let mut row = [0u8; 9];
+    let first = columns[0] & columns[0].wrapping_neg();
+    row[0] = first.trailing_zeros() as u8;
+    for d1 in bits(columns[1]) {
+        for d2 in bits(columns[2]) {
+            let stack0 = first | d1 | d2;
+            for d3 in bits(columns[3] & !stack0) {
+                for d4 in bits(columns[4] & !stack0) {
+                    for d5 in bits(columns[5] & !stack0) {
+                        let left = 0x3fe & !(stack0 | d3 | d4 | d5);
+                        let (d6, d7, d8) =
+                            (left & columns[6], left & columns[7], left & columns[8]);
+                        if d6.count_ones() != 1 || d7.count_ones() != 1 || d8.count_ones() != 1 {
+                            continue;
+                        }
+                        for (cell, bit) in [d1, d2, d3, d4, d5, d6, d7, d8].into_iter().enumerate()
+                        {
+                            row[cell + 1] = bit.trailing_zeros() as u8;
+                        }
+                        visit(&row);
+                    }
+                }
             }
-            if self.band[18] > self.band[9] {
-                visit(&self.band);
-            }
-            return;
-        }
-        let (row, col) = (cell / 9, cell % 9);
-        let mut free = self.columns[col] & !self.rows[row];
-        if col == 0 {
-            // Normal order: the column's smallest digit opens row 0, its
-            // middle digit row 1 (row 2 then takes the largest).
-            free &= free.wrapping_neg();
-            if row == 1 {
-                free = self.columns[0] & self.columns[0].wrapping_neg();
-            }
-        }
-        while free != 0 {
-            let d = free.trailing_zeros() as u8;
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            self.band[cell] = d;
-            self.rows[row] |= bit;
-            self.columns[col] ^= bit;
-            self.fill(cell + 1, visit);
-            self.rows[row] ^= bit;
-            self.columns[col] ^= bit;
         }
     }
+}
+
+/// The single bits of a mask, lowest first.
+#[inline]
+fn bits(mut mask: u16) -> impl Iterator<Item = u16> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask & mask.wrapping_neg();
+            mask ^= bit;
+            bit
+        })
+    })
 }
 
 #[cfg(test)]
@@ -175,10 +190,7 @@ mod tests {
             let grid = crate::generate::random_grid(&mut rng);
             let mut bands12 = [0u8; 54];
             bands12.copy_from_slice(&grid.digits()[..54]);
-            let mut own = [[0u8; 9]; 3];
-            for r in 0..3 {
-                own[r].copy_from_slice(&grid.digits()[54 + 9 * r..][..9]);
-            }
+            let mut own: Vec<&[u8]> = grid.digits()[54..].chunks(9).collect();
             own.sort();
             let own: Vec<u8> = own.concat();
             let mut seen_own = false;

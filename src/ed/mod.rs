@@ -53,12 +53,14 @@
 pub mod band_index;
 pub mod fill;
 mod slice;
+mod which;
 
 use crate::band::{Band, BandCatalogue, BandId};
 use crate::search::Rank;
 
 pub use band_index::BandIndex;
 pub use slice::{Band3Visit, Choices, Entry, SliceCount, choice_name};
+pub use which::WhichError;
 
 /// Bands 2 and 3 of a grid whose band 1 is a catalogue band: 54 digits.
 pub type Key = [u8; 54];
@@ -241,8 +243,14 @@ impl Ed {
         Some(c2)
     }
 
-    /// The canonical hi-form of a grid (any orientation or labelling).
-    pub fn hi_form(&self, grid: &[u8; 81]) -> HiForm {
+    /// Calls `f` with every hi-form of a grid (see the module note) as the
+    /// map, the two bands it moves into bands 2 and 3, band 1's class and
+    /// the orientation and roles, until `f` returns false.
+    fn for_each_hi_form(
+        &self,
+        grid: &[u8; 81],
+        mut f: impl FnMut(&ColumnMap, &Band, &Band, usize, bool, [usize; 3]) -> bool,
+    ) {
         let bands = six_bands(grid);
         let mut ranks = [[0usize; 3]; 2];
         for o in 0..2 {
@@ -251,7 +259,6 @@ impl Ed {
             }
         }
         let lowest = *ranks.iter().flatten().min().expect("six bands");
-        let mut best: Option<HiForm> = None;
         for o in 0..2 {
             for i in 0..3 {
                 if ranks[o][i] != lowest {
@@ -268,25 +275,89 @@ impl Ed {
                 for a in &self.automorphisms[id.index] {
                     let map = onto.then(a);
                     for &(j, k) in orders {
-                        let key = join(&map.apply(&bands[o][j]), &map.apply(&bands[o][k]));
-                        match &mut best {
-                            Some(b) if key == b.key => b.automorphisms += 1,
-                            Some(b) if key > b.key => {}
-                            _ => {
-                                best = Some(HiForm {
-                                    class: id.index,
-                                    key,
-                                    automorphisms: 1,
-                                    transposed: o == 1,
-                                    roles: [i, j, k],
-                                })
-                            }
+                        if !f(
+                            &map,
+                            &bands[o][j],
+                            &bands[o][k],
+                            id.index,
+                            o == 1,
+                            [i, j, k],
+                        ) {
+                            return;
                         }
                     }
                 }
             }
         }
+    }
+
+    /// The canonical hi-form of a grid (any orientation or labelling).
+    pub fn hi_form(&self, grid: &[u8; 81]) -> HiForm {
+        let mut best: Option<HiForm> = None;
+        self.for_each_hi_form(grid, |map, band2, band3, class, transposed, roles| {
+            let key = join(&map.apply(band2), &map.apply(band3));
+            match &mut best {
+                Some(b) if key == b.key => b.automorphisms += 1,
+                Some(b) if key > b.key => {}
+                _ => {
+                    best = Some(HiForm {
+                        class,
+                        key,
+                        automorphisms: 1,
+                        transposed,
+                        roles,
+                    })
+                }
+            }
+            true
+        });
         best.expect("a band of the lowest rank")
+    }
+
+    /// For a grid whose band 1 is catalogue band `k` and that is one of its
+    /// hi-forms: its number of automorphisms if it is the canonical
+    /// hi-form, else `None` (stops at the first smaller hi-form).
+    pub fn own_hi_form(&self, grid: &[u8; 81]) -> Option<u32> {
+        let (band2, band3) = (&grid[27..54], &grid[54..]);
+        let mut automorphisms = 0;
+        let mut smaller = false;
+        self.for_each_hi_form(grid, |map, b2, b3, _, _, _| {
+            let order = map
+                .apply(b2)
+                .as_slice()
+                .cmp(band2)
+                .then_with(|| map.apply(b3).as_slice().cmp(band3));
+            match order {
+                std::cmp::Ordering::Less => smaller = true,
+                std::cmp::Ordering::Equal => automorphisms += 1,
+                std::cmp::Ordering::Greater => {}
+            }
+            !smaller
+        });
+        debug_assert!(
+            smaller || automorphisms > 0,
+            "the grid is one of its hi-forms"
+        );
+        (!smaller).then_some(automorphisms)
+    }
+
+    /// For bands 2 and 3 under catalogue band `k`: how many of band `k`'s
+    /// automorphisms leave them as they are, if none makes them smaller
+    /// (else `None`).
+    pub fn smallest_image(&self, k: usize, band2: &Band, band3: &Band) -> Option<u32> {
+        let mut same = 1;
+        for a in &self.automorphisms[k][1..] {
+            let order = a
+                .apply(band2)
+                .cmp(band2)
+                .then_with(|| a.apply(band3).cmp(band3));
+            match order {
+                std::cmp::Ordering::Less => return None,
+                std::cmp::Ordering::Equal => same += 1,
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        Some(same)
     }
 
     /// The three visits of a grid's ED class: hi, mid, lo (see the module

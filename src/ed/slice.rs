@@ -185,33 +185,46 @@ impl Ed {
             if maybe.is_empty() {
                 return;
             }
-            // Short cuts: band 1 without automorphisms, the lowest rank held
-            // by one band alone, three distinct ranks: the grid is its own
-            // canonical form for that choice (and has no automorphism).
+            // Short cut: when the lowest rank of the six is held by one band
+            // alone and the three ranks differ, the grid's hi-forms (and the
+            // forms of its mid and lo visits) are its images under band 1's
+            // automorphisms; without any, the grid is its own form and has
+            // no automorphism.
             let mut choices = Choices::NONE;
+            let mut plain = Choices::NONE;
             let mut slow = Choices::NONE;
-            for (choice, plain) in [
+            for (choice, strict) in [
                 (Choices::HI, r1 < r2 && r2 < r3 && r1 < stacks),
                 (Choices::MID, r1 < r3 && r3 < r2 && r1 < stacks),
                 (Choices::LO, r3 < r1 && r1 < r2 && r3 < stacks),
             ] {
                 if maybe.contains(choice) {
-                    if plain && plain_band1 {
-                        choices |= choice;
+                    if strict {
+                        plain |= choice;
                     } else {
                         slow |= choice;
                     }
                 }
             }
             let mut automorphisms = 1;
+            if !plain.is_empty() {
+                if plain_band1 {
+                    choices |= plain;
+                } else if let Some(a) = self.smallest_image(k, &entry.band2, band3) {
+                    choices |= plain;
+                    automorphisms = a;
+                }
+            }
             if !slow.is_empty() {
                 let key: &Key = grid[27..].try_into().expect("54 digits");
-                let hi = self.hi_form(&grid);
-                if slow.contains(Choices::HI) && hi.class == k && hi.key == *key {
+                if slow.contains(Choices::HI)
+                    && let Some(a) = self.own_hi_form(&grid)
+                {
                     choices |= Choices::HI;
-                    automorphisms = hi.automorphisms;
+                    automorphisms = a;
                 }
                 if slow.contains(Choices::MID) || slow.contains(Choices::LO) {
+                    let hi = self.hi_form(&grid);
                     for v in self.visits_of(&hi).iter().skip(1) {
                         let c = Choices::of(v.choice);
                         if slow.contains(c) && v.class == k && v.key == *key {

@@ -1,0 +1,464 @@
+//! `s17 enumerate`: the catalogue of essentially different grids, by slice
+//! (band 1's catalogue index K) and entry; `--which` places grids and 17s.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::sync_channel;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::band::Band;
+use crate::ed::{Choices, Ed, Entry, SliceCount, Visit, choice_name};
+use crate::grid::{Grid, Puzzle};
+
+use super::Outcome;
+use super::common::init_threads;
+use super::input::{LineSource, is_skippable_bytes};
+
+/// Number of slices (catalogue bands).
+const SLICES: usize = 416;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The slice: catalogue index of band 1 (0-415).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..416))]
+    pub band: Option<u16>,
+    /// Only the entries numbered A to B-1 of the slice (from 0).
+    #[arg(long, value_name = "A..B", value_parser = parse_range, requires = "band")]
+    pub entries: Option<Range<u64>>,
+    /// Print `K<TAB>ENTRIES<TAB>GRIDS<TAB>AUTOMORPHISMS` instead of the grids:
+    /// entries walked, ED grids, and the grids by automorphism count
+    /// (`1:N,2:N,…`).
+    #[arg(long)]
+    pub count: bool,
+    /// Count every slice, one line each, into --output (resumable).
+    #[arg(long, conflicts_with = "band", requires = "output")]
+    pub all: bool,
+    /// The counts file of --all.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// With --all: keep the slices already in --output and count the rest.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// With --all: start --output over.
+    #[arg(long)]
+    pub force: bool,
+    /// List every visit of the entries: `ENTRY<TAB>GRID<TAB>CHOICES`
+    /// (CHOICES: hi, mid, lo).
+    #[arg(long, conflicts_with = "count")]
+    pub visits: bool,
+    /// For each grid or 17 of FILE ('-': stdin): `LINE<TAB>CHOICE<TAB>K<TAB>
+    /// ENTRY<TAB>GRID`, where its ED class is visited (three lines for a
+    /// grid, one for a 17).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["band", "count", "all", "visits"])]
+    pub which: Option<PathBuf>,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+fn parse_range(text: &str) -> Result<Range<u64>, String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("expected A..B, got {text:?}"))?;
+    let a: u64 = a
+        .trim()
+        .parse()
+        .map_err(|e| format!("bad start {a:?}: {e}"))?;
+    let b: u64 = if b.trim().is_empty() {
+        u64::MAX
+    } else {
+        b.trim()
+            .parse()
+            .map_err(|e| format!("bad end {b:?}: {e}"))?
+    };
+    if a > b {
+        return Err(format!("empty range {text}"));
+    }
+    Ok(a..b)
+}
+
+pub fn run(args: Args, quiet: bool) -> Outcome {
+    init_threads(args.threads)?;
+    if let Some(path) = &args.which {
+        let ed = Ed::new();
+        return which(&ed, path);
+    }
+    if args.all {
+        let ed = Ed::new();
+        let output = args.output.as_deref().expect("clap requires --output");
+        return count_all(&ed, output, args.resume, args.force, quiet);
+    }
+    let Some(k) = args.band.map(usize::from) else {
+        bail!("say which slice (--band K), --all, or --which FILE");
+    };
+    let ed = Ed::new();
+    let range = args.entries.clone().unwrap_or(0..u64::MAX);
+    if args.count {
+        let start = Instant::now();
+        let bar = spinner(quiet, "entries");
+        let count = count_slice(&ed, k, range, &bar);
+        bar.finish_and_clear();
+        println!("{}", counts_line(k, &count));
+        if !quiet {
+            eprintln!(
+                "s17 enumerate: slice {k}: {} entries, {} ED grids in {:.1} s",
+                count.entries,
+                count.grids,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        return Ok(true);
+    }
+    list(&ed, k, range, args.visits)?;
+    Ok(true)
+}
+
+/// A counts line: `K<TAB>ENTRIES<TAB>GRIDS<TAB>SPLIT`.
+fn counts_line(k: usize, count: &SliceCount) -> String {
+    format!(
+        "{k}\t{}\t{}\t{}",
+        count.entries,
+        count.grids,
+        count.split_text()
+    )
+}
+
+fn spinner(quiet: bool, what: &str) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} {{pos}} {what}, {{msg}} ED grids, {{per_sec}}"
+        ))
+        .expect("valid template"),
+    );
+    bar.set_message("0");
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
+/// Entries of a slice in batches: the walk runs on its own thread while the
+/// workers take the batches.
+const BATCH: usize = 64;
+
+/// Counts the hi visits of the entries of slice `k` in `range`, the entries
+/// shared out among the workers.
+fn count_slice(ed: &Ed, k: usize, range: Range<u64>, bar: &ProgressBar) -> SliceCount {
+    let (sender, receiver) = sync_channel::<Vec<Entry>>(64);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH);
+            ed.for_each_entry(k, range, |entry| {
+                batch.push(*entry);
+                if batch.len() == BATCH {
+                    // A closed channel only means the workers stopped.
+                    let _ = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                }
+            });
+            if !batch.is_empty() {
+                let _ = sender.send(batch);
+            }
+        });
+        let grids = std::sync::atomic::AtomicU64::new(0);
+        receiver
+            .into_iter()
+            .par_bridge()
+            .map(|batch| {
+                let mut count = SliceCount::default();
+                for entry in &batch {
+                    count.entries += 1;
+                    ed.entry_visits(k, entry, Choices::HI, |v| count.add_grid(v.automorphisms));
+                }
+                bar.inc(batch.len() as u64);
+                let total = grids.fetch_add(count.grids, std::sync::atomic::Ordering::Relaxed);
+                bar.set_message((total + count.grids).to_string());
+                count
+            })
+            .reduce(SliceCount::default, |mut a, b| {
+                a.merge(&b);
+                a
+            })
+    })
+}
+
+/// Prints the ED grids (or every visit) of the entries in `range`, in
+/// entry order.
+fn list(ed: &Ed, k: usize, range: Range<u64>, visits: bool) -> anyhow::Result<()> {
+    let wanted = if visits { Choices::ALL } else { Choices::HI };
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut batch: Vec<Entry> = Vec::with_capacity(1024);
+    let mut flush = |batch: &mut Vec<Entry>| -> anyhow::Result<()> {
+        let lines: Vec<String> = batch
+            .par_iter()
+            .map(|entry| {
+                let mut text = String::new();
+                ed.entry_visits(k, entry, wanted, |v| {
+                    let mut grid = [0u8; 81];
+                    grid[..27].copy_from_slice(ed.catalogue().band(k));
+                    grid[27..54].copy_from_slice(&entry.band2);
+                    grid[54..].copy_from_slice(&v.band3);
+                    let grid = Grid::from_digits_unchecked(grid);
+                    if visits {
+                        text.push_str(&format!(
+                            "{}\t{grid}\t{}\n",
+                            entry.number,
+                            v.choices.names()
+                        ));
+                    } else {
+                        text.push_str(&format!("{grid}\n"));
+                    }
+                });
+                text
+            })
+            .collect();
+        batch.clear();
+        for text in lines {
+            out.write_all(text.as_bytes())?;
+        }
+        Ok(())
+    };
+    let mut result = Ok(());
+    ed.for_each_entry(k, range, |entry| {
+        if result.is_err() {
+            return;
+        }
+        batch.push(*entry);
+        if batch.len() == batch.capacity() {
+            result = flush(&mut batch);
+        }
+    });
+    result?;
+    flush(&mut batch)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Counts every slice into `output`, one line per slice as it finishes.
+fn count_all(ed: &Ed, output: &Path, resume: bool, force: bool, quiet: bool) -> Outcome {
+    let done = if output.exists() {
+        if resume {
+            read_counts(output)?
+        } else if force {
+            BTreeMap::new()
+        } else {
+            bail!(
+                "{} exists: pass --resume to go on with it, or --force to start over",
+                output.display()
+            );
+        }
+    } else {
+        BTreeMap::new()
+    };
+    let mut file = if done.is_empty() {
+        let mut f =
+            File::create(output).with_context(|| format!("cannot create {}", output.display()))?;
+        writeln!(
+            f,
+            "# K\tENTRIES\tGRIDS\tAUTOMORPHISMS (s17 enumerate --count --all)"
+        )?;
+        f
+    } else {
+        OpenOptions::new()
+            .append(true)
+            .open(output)
+            .with_context(|| format!("cannot append to {}", output.display()))?
+    };
+    let todo: Vec<usize> = (0..SLICES).filter(|k| !done.contains_key(k)).collect();
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::with_draw_target(Some(SLICES as u64), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {pos}/{len} slices, {msg}, ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_position(done.len() as u64);
+        bar.reset_eta();
+        bar.enable_steady_tick(Duration::from_millis(1000));
+        bar
+    };
+    let start = Instant::now();
+    let mut total: SliceCount = done.values().fold(SliceCount::default(), |mut a, b| {
+        a.merge(b);
+        a
+    });
+    for k in todo {
+        let count = count_slice(ed, k, 0..u64::MAX, &ProgressBar::hidden());
+        writeln!(file, "{}", counts_line(k, &count))?;
+        file.flush()?;
+        file.sync_data()
+            .with_context(|| format!("cannot write {}", output.display()))?;
+        total.merge(&count);
+        bar.inc(1);
+        bar.set_message(format!("{} ED grids", total.grids));
+    }
+    bar.finish_and_clear();
+    let all = read_counts(output)?;
+    let mut sum = SliceCount::default();
+    for c in all.values() {
+        sum.merge(c);
+    }
+    if !quiet {
+        eprintln!(
+            "s17 enumerate: {} slices, {} entries, {} ED grids ({}) in {:.1} s this run",
+            all.len(),
+            sum.entries,
+            sum.grids,
+            sum.split_text(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(true)
+}
+
+/// The slices already in a counts file. A last line cut short by a kill is
+/// dropped from the file; any other bad line is an error naming it.
+fn read_counts(path: &Path) -> anyhow::Result<BTreeMap<usize, SliceCount>> {
+    let mut text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !text.is_empty() && !text.ends_with('\n') {
+        let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        let f = OpenOptions::new().write(true).open(path)?;
+        f.set_len(keep as u64)
+            .with_context(|| format!("cannot repair {}", path.display()))?;
+        text.truncate(keep);
+    }
+    let mut counts = BTreeMap::new();
+    for (number, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let parsed = parse_counts_line(line)
+            .with_context(|| format!("{}: line {}: {line:?}", path.display(), number + 1))?;
+        if counts.insert(parsed.0, parsed.1).is_some() {
+            bail!(
+                "{}: line {}: slice {} twice",
+                path.display(),
+                number + 1,
+                parsed.0
+            );
+        }
+    }
+    Ok(counts)
+}
+
+fn parse_counts_line(line: &str) -> anyhow::Result<(usize, SliceCount)> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    if fields.len() != 4 {
+        bail!("expected K, ENTRIES, GRIDS and AUTOMORPHISMS separated by tabs");
+    }
+    let k: usize = fields[0].parse().context("bad slice")?;
+    if k >= SLICES {
+        bail!("slice {k} out of 0..416");
+    }
+    let mut count = SliceCount {
+        entries: fields[1].parse().context("bad entry count")?,
+        ..SliceCount::default()
+    };
+    let grids: u64 = fields[2].parse().context("bad grid count")?;
+    for part in fields[3].split(',').filter(|p| !p.is_empty()) {
+        let (a, n) = part.split_once(':').context("bad automorphism split")?;
+        let (a, n): (u32, u64) = (a.parse()?, n.parse()?);
+        count.by_automorphisms.push((a, n));
+        count.grids += n;
+    }
+    if count.grids != grids {
+        bail!(
+            "the automorphism split sums to {}, not {grids}",
+            count.grids
+        );
+    }
+    Ok((k, count))
+}
+
+/// `--which`: the visits of each line's grid, or the one visit of each 17.
+fn which(ed: &Ed, path: &Path) -> Outcome {
+    let mut source = LineSource::open(Some(path))?;
+    let name = source.name.clone();
+    let mut items: Vec<(usize, Puzzle)> = Vec::new();
+    let mut bad = 0u64;
+    while let Some((number, line)) = source.next_line()? {
+        if is_skippable_bytes(line) {
+            continue;
+        }
+        match Puzzle::parse_bytes(line) {
+            Ok(p) => items.push((number, p)),
+            Err(e) => {
+                bad += 1;
+                eprintln!("s17 enumerate: {name}: line {number}: {e}");
+            }
+        }
+    }
+    let placed: Vec<Result<Vec<Visit>, String>> = items
+        .par_iter()
+        .map(|(_, puzzle)| {
+            if puzzle.clue_count() == 81 {
+                let grid = Grid::from_digits(*puzzle.digits()).map_err(|e| e.to_string())?;
+                Ok(ed.visits(grid.digits()).to_vec())
+            } else {
+                ed.which_puzzle(puzzle)
+                    .map(|(_, v)| vec![v])
+                    .map_err(|e| e.to_string())
+            }
+        })
+        .collect();
+    // Entry numbers: one walk per slice for all its queries.
+    let mut by_slice: BTreeMap<usize, Vec<Band>> = BTreeMap::new();
+    for visits in placed.iter().flatten() {
+        for v in visits {
+            by_slice.entry(v.class).or_default().push(band2_of(v));
+        }
+    }
+    let numbers: BTreeMap<(usize, Band), u64> = by_slice
+        .into_par_iter()
+        .flat_map_iter(|(k, bands)| {
+            let numbers = ed.entry_numbers(k, &bands);
+            bands
+                .into_iter()
+                .zip(numbers)
+                .map(move |(b, n)| ((k, b), n.expect("a visit's band 2 is an entry")))
+        })
+        .collect();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for ((number, _), result) in items.iter().zip(&placed) {
+        match result {
+            Ok(visits) => {
+                for v in visits {
+                    let entry = numbers[&(v.class, band2_of(v))];
+                    let grid = Grid::from_digits_unchecked(v.grid(ed));
+                    writeln!(
+                        out,
+                        "{number}\t{}\t{}\t{entry}\t{grid}",
+                        choice_name(v.choice),
+                        v.class
+                    )?;
+                }
+            }
+            Err(e) => {
+                bad += 1;
+                out.flush()?;
+                eprintln!("s17 enumerate: {name}: line {number}: {e}");
+            }
+        }
+    }
+    out.flush()?;
+    Ok(bad == 0)
+}
+
+fn band2_of(v: &Visit) -> Band {
+    let mut band = [0u8; 27];
+    band.copy_from_slice(&v.key[..27]);
+    band
+}
