@@ -37,16 +37,21 @@ pub struct Args {
     /// (`1:N,2:N,…`).
     #[arg(long)]
     pub count: bool,
-    /// Count every slice, one line each, into --output (resumable).
-    #[arg(long, conflicts_with = "band", requires = "output")]
+    /// Count every slice, one line each, into --output (resumable): the
+    /// same as `--bands 0..416`.
+    #[arg(long, conflicts_with_all = ["band", "bands"], requires = "output")]
     pub all: bool,
-    /// The counts file of --all.
+    /// Count the slices A to B-1, one line each, into --output (resumable).
+    #[arg(long, value_name = "A..B", value_parser = parse_range, conflicts_with = "band", requires = "output")]
+    pub bands: Option<Range<u64>>,
+    /// The counts file of --all or --bands.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// With --all: keep the slices already in --output and count the rest.
+    /// With --all or --bands: keep the slices already in --output and count
+    /// the rest.
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
-    /// With --all: start --output over.
+    /// With --all or --bands: start --output over.
     #[arg(long)]
     pub force: bool,
     /// List every visit of the entries: `ENTRY<TAB>GRID<TAB>CHOICES`
@@ -90,10 +95,19 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let ed = Ed::new();
         return which(&ed, path);
     }
-    if args.all {
+    if args.all || args.bands.is_some() {
+        let slices = args.bands.clone().unwrap_or(0..SLICES as u64);
+        if slices.end > SLICES as u64 {
+            bail!(
+                "--bands {}..{}: slices are 0..{SLICES}",
+                slices.start,
+                slices.end
+            );
+        }
         let ed = Ed::new();
         let output = args.output.as_deref().expect("clap requires --output");
-        return count_all(&ed, output, args.resume, args.force, quiet);
+        let slices = slices.start as usize..slices.end as usize;
+        return count_slices(&ed, slices, output, args.resume, args.force, quiet);
     }
     let Some(k) = args.band.map(usize::from) else {
         bail!("say which slice (--band K), --all, or --which FILE");
@@ -242,8 +256,15 @@ fn list(ed: &Ed, k: usize, range: Range<u64>, visits: bool) -> anyhow::Result<()
     Ok(())
 }
 
-/// Counts every slice into `output`, one line per slice as it finishes.
-fn count_all(ed: &Ed, output: &Path, resume: bool, force: bool, quiet: bool) -> Outcome {
+/// Counts the slices into `output`, one line per slice as it finishes.
+fn count_slices(
+    ed: &Ed,
+    slices: Range<usize>,
+    output: &Path,
+    resume: bool,
+    force: bool,
+    quiet: bool,
+) -> Outcome {
     let done = if output.exists() {
         if resume {
             read_counts(output)?
@@ -263,7 +284,7 @@ fn count_all(ed: &Ed, output: &Path, resume: bool, force: bool, quiet: bool) -> 
             File::create(output).with_context(|| format!("cannot create {}", output.display()))?;
         writeln!(
             f,
-            "# K\tENTRIES\tGRIDS\tAUTOMORPHISMS (s17 enumerate --count --all)"
+            "# K\tENTRIES\tGRIDS\tAUTOMORPHISMS (s17 enumerate --count)"
         )?;
         f
     } else {
@@ -272,11 +293,12 @@ fn count_all(ed: &Ed, output: &Path, resume: bool, force: bool, quiet: bool) -> 
             .open(output)
             .with_context(|| format!("cannot append to {}", output.display()))?
     };
-    let todo: Vec<usize> = (0..SLICES).filter(|k| !done.contains_key(k)).collect();
+    let todo: Vec<usize> = slices.clone().filter(|k| !done.contains_key(k)).collect();
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
-        let bar = ProgressBar::with_draw_target(Some(SLICES as u64), ProgressDrawTarget::stderr());
+        let bar =
+            ProgressBar::with_draw_target(Some(slices.len() as u64), ProgressDrawTarget::stderr());
         bar.set_style(
             ProgressStyle::with_template(
                 "{elapsed_precise} [{wide_bar}] {pos}/{len} slices, {msg}, ETA {eta}",
@@ -284,7 +306,7 @@ fn count_all(ed: &Ed, output: &Path, resume: bool, force: bool, quiet: bool) -> 
             .expect("valid template")
             .progress_chars("=> "),
         );
-        bar.set_position(done.len() as u64);
+        bar.set_position((slices.len() - todo.len()) as u64);
         bar.reset_eta();
         bar.enable_steady_tick(Duration::from_millis(1000));
         bar
@@ -305,7 +327,9 @@ fn count_all(ed: &Ed, output: &Path, resume: bool, force: bool, quiet: bool) -> 
         bar.set_message(format!("{} ED grids", total.grids));
     }
     bar.finish_and_clear();
+    drop(file);
     let all = read_counts(output)?;
+    write_sorted(output, &all)?;
     let mut sum = SliceCount::default();
     for c in all.values() {
         sum.merge(c);
@@ -321,6 +345,20 @@ fn count_all(ed: &Ed, output: &Path, resume: bool, force: bool, quiet: bool) -> 
         );
     }
     Ok(true)
+}
+
+/// Rewrites a counts file in slice order (a temporary file renamed over it).
+fn write_sorted(path: &Path, counts: &BTreeMap<usize, SliceCount>) -> anyhow::Result<()> {
+    let mut text = String::from("# K\tENTRIES\tGRIDS\tAUTOMORPHISMS (s17 enumerate --count)\n");
+    for (&k, count) in counts {
+        text.push_str(&counts_line(k, count));
+        text.push('\n');
+    }
+    let temporary = path.with_extension("sorting");
+    std::fs::write(&temporary, text)
+        .and_then(|()| File::open(&temporary)?.sync_all())
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .with_context(|| format!("cannot rewrite {}", path.display()))
 }
 
 /// The slices already in a counts file. A last line cut short by a kill is

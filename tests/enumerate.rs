@@ -1,0 +1,167 @@
+//! `s17 enumerate` as users run it: `--which` names entries whose listing
+//! holds the grid (checked by minlex forms, which share no code with the
+//! catalogue's canonical forms), counts agree with listings, the counts file
+//! resumes after a cut, bad lines are named.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use s17::canon::minlex_grid;
+use s17::generate::random_grid;
+use s17::grid::{Grid, Puzzle};
+
+const BIN: &str = env!("CARGO_BIN_EXE_s17");
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
+}
+
+fn s17(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("S17_TABLES", "/nonexistent/bands.s17t")
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run s17")
+}
+
+fn lines(output: &Output) -> Vec<String> {
+    String::from_utf8(output.stdout.clone())
+        .expect("utf-8")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn solution(puzzle: &Puzzle) -> Grid {
+    let s = s17::solver::solve(puzzle, 2);
+    assert_eq!(s.count, 1);
+    s.first.unwrap()
+}
+
+#[test]
+fn which_names_entries_whose_visits_hold_the_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = fastrand::Rng::with_seed(31);
+    let known: Vec<String> = std::fs::read_to_string(data("known17.txt"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    for _ in 0..4 {
+        let grid = random_grid(&mut rng);
+        input.push_str(&format!("{grid}\n"));
+        expected.push((minlex_grid(&grid).0, 3));
+    }
+    for _ in 0..4 {
+        let line = &known[rng.usize(0..known.len())];
+        let puzzle = Puzzle::parse(line).unwrap();
+        input.push_str(&format!("{line}\n"));
+        expected.push((minlex_grid(&solution(&puzzle)).0, 1));
+    }
+    let path = dir.path().join("items.txt");
+    std::fs::write(&path, &input).unwrap();
+    let output = s17(&["enumerate", "--which", path.to_str().unwrap()]);
+    assert!(output.status.success(), "{output:?}");
+    let answers = lines(&output);
+    for (index, (form, visits)) in expected.iter().enumerate() {
+        let mine: Vec<&String> = answers
+            .iter()
+            .filter(|l| l.split('\t').next() == Some(&(index + 1).to_string()))
+            .collect();
+        assert_eq!(mine.len(), *visits, "line {}: {mine:?}", index + 1);
+        let mut choices = HashSet::new();
+        for answer in mine {
+            let fields: Vec<&str> = answer.split('\t').collect();
+            let (choice, k, entry, grid) = (fields[1], fields[2], fields[3], fields[4]);
+            choices.insert(choice.to_string());
+            assert_eq!(minlex_grid(&Grid::parse(grid).unwrap()).0, *form);
+            let next = (entry.parse::<u64>().unwrap() + 1).to_string();
+            let listing = s17(&[
+                "enumerate",
+                "--band",
+                k,
+                "--entries",
+                &format!("{entry}..{next}"),
+                "--visits",
+            ]);
+            assert!(listing.status.success());
+            let held = lines(&listing).iter().any(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                f[0] == entry && f[1] == grid && f[2].split(',').any(|c| c == choice)
+            });
+            assert!(held, "slice {k} entry {entry} lists {grid} for {choice}");
+        }
+        assert_eq!(choices.len(), *visits);
+    }
+}
+
+#[test]
+fn a_slice_counts_what_it_lists_and_its_counts_file_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    // Slice 347: 26,748 entries, 59 ED grids with many automorphism counts.
+    let listed = lines(&s17(&["enumerate", "--band", "347"]));
+    let forms: HashSet<Grid> = listed
+        .iter()
+        .map(|l| minlex_grid(&Grid::parse(l).unwrap()).0)
+        .collect();
+    assert_eq!(
+        forms.len(),
+        listed.len(),
+        "the grids listed are not isomorphic"
+    );
+    let count = lines(&s17(&["enumerate", "--band", "347", "--count"]));
+    let fields: Vec<&str> = count[0].split('\t').collect();
+    assert_eq!(fields[0], "347");
+    assert_eq!(fields[2], listed.len().to_string());
+    let split: u64 = fields[3]
+        .split(',')
+        .map(|p| p.split_once(':').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(split, listed.len() as u64);
+
+    let file = dir.path().join("counts.tsv");
+    let file_arg = file.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["enumerate", "--bands", "346..348", "-o", file_arg, "-q"];
+        args.extend_from_slice(extra);
+        s17(&args)
+    };
+    assert!(run(&[]).status.success());
+    let whole = std::fs::read_to_string(&file).unwrap();
+    assert!(whole.lines().any(|l| l == count[0]), "{whole}");
+    assert_eq!(whole.lines().filter(|l| !l.starts_with('#')).count(), 2);
+    // A second run on the same file is refused.
+    let again = run(&[]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    // A kill in the middle of writing the last line: resume repairs it.
+    std::fs::write(&file, &whole[..whole.len() - 7]).unwrap();
+    assert!(run(&["--resume"]).status.success());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), whole);
+}
+
+#[test]
+fn bad_lines_are_named_and_the_rest_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.txt");
+    let mut rng = fastrand::Rng::with_seed(2);
+    let grid = random_grid(&mut rng);
+    let sixteen = format!("{}{}", "1".repeat(1), ".".repeat(80));
+    std::fs::write(&path, format!("12x\n{grid}\n{sixteen}\n")).unwrap();
+    let output = s17(&["enumerate", "--which", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bad.txt: line 1:"), "{stderr}");
+    assert!(
+        stderr.contains("bad.txt: line 3: a puzzle must have 17 clues"),
+        "{stderr}"
+    );
+    assert_eq!(lines(&output).len(), 3, "the grid of line 2 is placed");
+    assert_eq!(s17(&["enumerate", "--band", "416"]).status.code(), Some(2));
+}
