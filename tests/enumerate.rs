@@ -152,7 +152,7 @@ fn bad_lines_are_named_and_the_rest_placed() {
     let path = dir.path().join("bad.txt");
     let mut rng = fastrand::Rng::with_seed(2);
     let grid = random_grid(&mut rng);
-    let sixteen = format!("{}{}", "1".repeat(1), ".".repeat(80));
+    let sixteen = format!("1{}", ".".repeat(80));
     std::fs::write(&path, format!("12x\n{grid}\n{sixteen}\n")).unwrap();
     let output = s17(&["enumerate", "--which", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
