@@ -32,6 +32,9 @@ const INDEX_BITS: u32 = 9;
 /// around.
 pub struct BandIndex {
     table: Vec<u32>,
+    /// The catalogue index alone, per number: half the table's size, for
+    /// [`Self::class_of`], which runs for every band of every grid walked.
+    classes: Vec<u16>,
     column_orders: Vec<[u8; 9]>,
     /// `pattern_of[subset0 * 84 + subset1]`: the pattern number of row 1's
     /// box-0 and box-1 digit sets (ranks among the 84 three-digit subsets),
@@ -78,6 +81,7 @@ impl BandIndex {
         assert_eq!(patterns, 56, "56 patterns of row 1");
         let mut index = BandIndex {
             table: vec![EMPTY; NORMALISED],
+            classes: Vec::new(),
             column_orders: column_orders(),
             pattern_of,
             subset_rank,
@@ -115,6 +119,11 @@ impl BandIndex {
             }
         }
         assert_eq!(filled, NORMALISED, "every normalised band is reached");
+        index.classes = index
+            .table
+            .iter()
+            .map(|&entry| (entry & ((1 << INDEX_BITS) - 1)) as u16)
+            .collect();
         index
     }
 
@@ -162,7 +171,7 @@ impl BandIndex {
     #[inline]
     pub fn class_of(&self, band: &Band) -> usize {
         let (normalised, _) = Self::normalise(band);
-        (self.table[self.number_of_normalised(&normalised)] & ((1 << INDEX_BITS) - 1)) as usize
+        self.classes[self.number_of_normalised(&normalised)] as usize
     }
 
     /// The catalogue index of a valid band and the maps from the catalogue
