@@ -316,13 +316,23 @@ fn count_slices(
         a.merge(b);
         a
     });
+    let mut this_run = SliceCount::default();
     for k in todo {
+        let slice_start = Instant::now();
         let count = count_slice(ed, k, 0..u64::MAX, &ProgressBar::hidden());
         writeln!(file, "{}", counts_line(k, &count))?;
         file.flush()?;
         file.sync_data()
             .with_context(|| format!("cannot write {}", output.display()))?;
+        tracing::info!(
+            slice = k,
+            entries = count.entries,
+            grids = count.grids,
+            seconds = slice_start.elapsed().as_secs_f64(),
+            "slice counted"
+        );
         total.merge(&count);
+        this_run.merge(&count);
         bar.inc(1);
         bar.set_message(format!("{} ED grids", total.grids));
     }
@@ -335,13 +345,22 @@ fn count_slices(
         sum.merge(c);
     }
     if !quiet {
+        let seconds = start.elapsed().as_secs_f64();
         eprintln!(
-            "s17 enumerate: {} slices, {} entries, {} ED grids ({}) in {:.1} s this run",
+            "s17 enumerate: {} slices in {}: {} entries, {} ED grids ({})",
             all.len(),
+            output.display(),
             sum.entries,
             sum.grids,
             sum.split_text(),
-            start.elapsed().as_secs_f64()
+        );
+        eprintln!(
+            "s17 enumerate: this run: {} entries, {} ED grids in {seconds:.1} s \
+             ({:.0} grids/s on {} threads)",
+            this_run.entries,
+            this_run.grids,
+            this_run.grids as f64 / seconds.max(1e-9),
+            rayon::current_num_threads()
         );
     }
     Ok(true)
