@@ -128,7 +128,7 @@ impl BandIndex {
     }
 
     /// The dense number of a band whose first row is `123456789`.
-    #[inline]
+    #[inline(always)]
     fn number_of_normalised(&self, band: &Band) -> usize {
         let mask = |row: usize, stack: usize| -> usize {
             let base = 9 * row + 3 * stack;
@@ -167,11 +167,25 @@ impl BandIndex {
         (out, first_row)
     }
 
+    /// The number of a valid band's normalised form: [`Self::class_at`]
+    /// gives its class. Computing the numbers of many bands first and
+    /// looking them up after lets the table's cache misses overlap.
+    #[inline]
+    pub fn number(&self, band: &Band) -> u32 {
+        let (normalised, _) = Self::normalise(band);
+        self.number_of_normalised(&normalised) as u32
+    }
+
+    /// The catalogue index of the bands with this [`Self::number`].
+    #[inline]
+    pub fn class_at(&self, number: u32) -> usize {
+        self.classes[number as usize] as usize
+    }
+
     /// The catalogue index of a valid band.
     #[inline]
     pub fn class_of(&self, band: &Band) -> usize {
-        let (normalised, _) = Self::normalise(band);
-        self.classes[self.number_of_normalised(&normalised)] as usize
+        self.class_at(self.number(band))
     }
 
     /// The catalogue index of a valid band and the maps from the catalogue

@@ -154,8 +154,15 @@ impl Ed {
         grid[27..54].copy_from_slice(&entry.band2);
         let mut bands12 = [0u8; 54];
         bands12.copy_from_slice(&grid[..54]);
-        for_each_band3(&bands12, |band3| {
-            let r3 = self.rank(self.index.class_of(band3));
+        // The bands 3 first, then their classes, then the stacks' classes of
+        // those that may be visits: each pass computes table numbers before
+        // it looks them up, so the table's cache misses overlap.
+        let mut bands3: Vec<Band> = Vec::with_capacity(64);
+        for_each_band3(&bands12, |band3| bands3.push(*band3));
+        let numbers: Vec<u32> = bands3.iter().map(|b| self.index.number(b)).collect();
+        let mut candidates: Vec<(usize, usize, Choices)> = Vec::with_capacity(bands3.len());
+        for (i, &number) in numbers.iter().enumerate() {
+            let r3 = self.rank(self.index.class_at(number));
             let mut maybe = Choices::NONE;
             if r2 <= r3 {
                 maybe |= Choices::HI;
@@ -167,14 +174,25 @@ impl Ed {
                 maybe |= Choices::LO;
             }
             maybe.0 &= wanted.0;
-            if maybe.is_empty() {
-                return;
+            if !maybe.is_empty() {
+                candidates.push((i, r3, maybe));
             }
-            grid[54..].copy_from_slice(band3);
-            let stacks = (0..3)
-                .map(|s| self.rank(self.index.class_of(&super::stack_band(&grid, s))))
+        }
+        let stack_numbers: Vec<[u32; 3]> = candidates
+            .iter()
+            .map(|&(i, _, _)| {
+                grid[54..].copy_from_slice(&bands3[i]);
+                std::array::from_fn(|s| self.index.number(&super::stack_band(&grid, s)))
+            })
+            .collect();
+        for (&(i, r3, mut maybe), numbers) in candidates.iter().zip(&stack_numbers) {
+            let band3 = &bands3[i];
+            let stacks = numbers
+                .iter()
+                .map(|&n| self.rank(self.index.class_at(n)))
                 .min()
                 .expect("three stacks");
+            grid[54..].copy_from_slice(band3);
             // The slice's band must be of the lowest rank of all six.
             if stacks < r1 {
                 maybe.0 &= Choices::LO.0;
@@ -183,7 +201,7 @@ impl Ed {
                 maybe.0 &= !Choices::LO.0;
             }
             if maybe.is_empty() {
-                return;
+                continue;
             }
             // Short cut: when the lowest rank of the six is held by one band
             // alone and the three ranks differ, the grid's hi-forms (and the
@@ -240,7 +258,7 @@ impl Ed {
                     automorphisms,
                 });
             }
-        });
+        }
     }
 }
 
