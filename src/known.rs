@@ -137,7 +137,7 @@ pub fn describe(line: usize, err: &KnownError) -> String {
     match err {
         KnownError::Parse(p) => LineError {
             line,
-            source: p.clone(),
+            error: p.clone(),
         }
         .to_string(),
         other => format!("line {line}: {other}"),

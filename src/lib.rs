@@ -11,6 +11,7 @@ pub mod cli;
 pub mod generate;
 pub mod grid;
 pub mod known;
+pub mod lock;
 pub mod scan;
 pub mod search;
 pub mod solver;

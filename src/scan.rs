@@ -46,13 +46,20 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::grid::{Grid, ParseError, Puzzle};
+use crate::lock::{LockError, OutputLock};
 use crate::search::{GridResult, Stats};
 
 /// Why a scan could not start or go on.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanError {
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
+    #[error("{}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error(transparent)]
+    Locked(#[from] LockError),
     #[error("{} already exists; pass --resume to continue that scan, or --force to start over", .0.display())]
     OutputExists(PathBuf),
     #[error(
@@ -428,17 +435,23 @@ pub struct ResultFiles {
     last_sync: Instant,
     unsynced: usize,
     buffer: Vec<u8>,
+    /// Held while the files are open: one run per output.
+    _lock: OutputLock,
 }
 
 impl ResultFiles {
     /// Opens the files of `output` for a scan named by `header` (see
     /// [`checkpoint_header`]). On resume, the files are repaired first and
-    /// the returned state says which grids are done.
+    /// the returned state says which grids are done. The output is locked
+    /// first ([`OutputLock`]): while these files are open, another run on
+    /// the same output is refused with [`ScanError::Locked`] and touches
+    /// nothing.
     pub fn open(
         output: &Path,
         header: &str,
         mode: OpenMode,
     ) -> Result<(ResultFiles, Reconciled), ScanError> {
+        let lock = OutputLock::acquire(output)?;
         let checkpoint = checkpoint_path(output);
         let exists = |p: &Path| p.try_exists().map_err(io_error(p));
         let (out_exists, done_exists) = (exists(output)?, exists(&checkpoint)?);
@@ -489,6 +502,7 @@ impl ResultFiles {
             last_sync: Instant::now(),
             unsynced: 0,
             buffer: Vec::new(),
+            _lock: lock,
         };
         Ok((files, state))
     }
@@ -935,6 +949,34 @@ mod tests {
         let other = dir.path().join("new.txt");
         assert!(ResultFiles::open(&other, HEADER, OpenMode::Resume).is_ok());
         assert!(other.exists());
+    }
+
+    #[test]
+    fn a_second_open_of_the_same_output_is_refused_and_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let gs = grids(3, 6);
+        let out = dir.path().join("o.txt");
+        let (mut files, _) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
+        files.record(gs[0].0, &fake_job(&gs[0].1).puzzles).unwrap();
+        let before = (
+            fs::read(&out).unwrap(),
+            fs::read(checkpoint_path(&out)).unwrap(),
+        );
+        for mode in [OpenMode::Create, OpenMode::Overwrite, OpenMode::Resume] {
+            let err = ResultFiles::open(&out, HEADER, mode).err().unwrap();
+            assert!(
+                matches!(err, ScanError::Locked(LockError::Busy { .. })),
+                "{mode:?}: {err}"
+            );
+            let after = (
+                fs::read(&out).unwrap(),
+                fs::read(checkpoint_path(&out)).unwrap(),
+            );
+            assert_eq!(after, before, "{mode:?}");
+        }
+        drop(files);
+        let (_, state) = ResultFiles::open(&out, HEADER, OpenMode::Resume).unwrap();
+        assert_eq!(state.done, BTreeSet::from([gs[0].0]));
     }
 
     #[test]

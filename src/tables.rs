@@ -86,7 +86,7 @@ pub fn default_table_path() -> PathBuf {
 pub enum TableError {
     #[error("band tables not found at {path}; build them with `s17 tables build`")]
     NotFound { path: PathBuf },
-    #[error("band tables {path}: {source}")]
+    #[error("band tables {path}")]
     Io {
         path: PathBuf,
         #[source]

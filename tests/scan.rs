@@ -268,3 +268,55 @@ fn slices_together_give_the_full_scan() {
     assert_eq!(union, *full);
     assert_eq!(lines_seen, fixture().grid_lines.iter().copied().collect());
 }
+
+#[test]
+fn a_second_scan_on_the_same_output_is_refused_at_once() {
+    let full = &full_scan().lines;
+    let dir = workdir();
+    let mut first = Command::new(env!("CARGO_BIN_EXE_s17"))
+        .current_dir(dir.path())
+        .args(["scan", "cat.txt", "-o", "out.txt", "--threads", "1"])
+        .arg("--tables")
+        .arg(&fixture().tables)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first run writes its process id into the lock file once it holds
+    // the lock, before it searches anything.
+    let lock = dir.path().join("out.txt.lock");
+    let pid = first.id().to_string();
+    while std::fs::read_to_string(&lock)
+        .ok()
+        .as_deref()
+        .map(str::trim)
+        != Some(pid.as_str())
+    {
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the first scan ended early"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for args in [
+        &["scan", "cat.txt", "-o", "out.txt"][..],
+        &["scan", "cat.txt", "-o", "out.txt", "--resume"][..],
+        &["scan", "cat.txt", "-o", "out.txt", "--force"][..],
+    ] {
+        let out = s17(dir.path(), args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "out.txt is in use by another run (process {pid}, lock out.txt.lock)"
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("os error"), "{stderr}");
+    }
+    assert_eq!(first.wait().unwrap().code(), Some(1), "bad lines give 1");
+    assert_eq!(sorted_lines(&dir.path().join("out.txt")), *full);
+    assert_eq!(
+        checkpoint_entries(&dir.path().join("out.txt.done")),
+        fixture().grid_lines.iter().copied().collect()
+    );
+}

@@ -142,3 +142,33 @@ fn bad_lines_are_named_and_fail() {
     assert!(stderr.contains("line 4: "), "{stderr}");
     assert!(!stderr.contains("line 1: "), "{stderr}");
 }
+
+#[test]
+fn a_checkpoint_in_use_by_another_run_is_refused() {
+    let f = fixture();
+    let dir = tempfile::tempdir().unwrap();
+    write_list(dir.path(), "list.txt", &[&f.grids[0][0]]);
+    // Another run holds the checkpoint's lock (this test process, as a
+    // running validate would).
+    let held = s17::lock::OutputLock::acquire(&dir.path().join("ck.txt")).unwrap();
+    let args = ["validate", "list.txt", "--checkpoint", "ck.txt"];
+    let out = s17(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "ck.txt is in use by another run (process {}, lock ck.txt.lock)",
+            std::process::id()
+        )),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("ck.txt").exists(), "nothing written");
+    drop(held);
+    let out = s17(dir.path(), &args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
