@@ -15,7 +15,6 @@
 //!   grid, as the final check runs it.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use s17::band::BandCatalogue;
@@ -42,9 +41,10 @@ fn known_17s_of(grid: &Grid) -> Vec<Puzzle> {
 }
 
 fn benches(c: &mut Criterion) {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let tables = BandTables::open_or_build(PathBuf::from(format!("{root}/data/bands.s17t")), false)
-        .expect("band tables");
+    // The tables the tests use (target/tmp), never the user's cache.
+    let tables =
+        BandTables::open_or_build(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"), false)
+            .expect("band tables");
     let catalogue = BandCatalogue::new();
     let searcher = Searcher::new(&catalogue, &tables, SearchConfig::default());
     let mut rng = fastrand::Rng::with_seed(1);

@@ -72,12 +72,21 @@ const HEADER_LEN: usize = 128;
 const BAND_LEN: usize = 28;
 const RECORD_LEN: usize = std::mem::size_of::<BandRecord>();
 
-/// Where the tables live unless told otherwise: `$S17_TABLES` if set,
-/// else `data/bands.s17t` in the current directory.
-pub fn default_table_path() -> PathBuf {
+/// The name of the table file in the per-user cache directory.
+pub const CACHE_FILE: &str = "s17/bands.s17t";
+
+/// Where the tables live unless the command line says otherwise
+/// (`--tables`, `--path`): `$S17_TABLES` if set, else `s17/bands.s17t` in
+/// the per-user cache directory (`$XDG_CACHE_HOME`, else `~/.cache` on
+/// Linux; the platform's own cache directory elsewhere, as the `dirs`
+/// crate finds it). Never the current directory, so `s17` run from any
+/// directory finds the same tables.
+pub fn default_table_path() -> Result<PathBuf, TableError> {
     match std::env::var_os("S17_TABLES") {
-        Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => PathBuf::from("data/bands.s17t"),
+        Some(path) if !path.is_empty() => Ok(PathBuf::from(path)),
+        _ => dirs::cache_dir()
+            .map(|dir| dir.join(CACHE_FILE))
+            .ok_or(TableError::NoDefaultPath),
     }
 }
 
@@ -86,6 +95,11 @@ pub fn default_table_path() -> PathBuf {
 pub enum TableError {
     #[error("band tables not found at {path}; build them with `s17 tables build`")]
     NotFound { path: PathBuf },
+    #[error(
+        "no place for the band tables: no cache directory (neither $XDG_CACHE_HOME nor $HOME is set); \
+         set $S17_TABLES or pass --tables PATH"
+    )]
+    NoDefaultPath,
     #[error("band tables {path}")]
     Io {
         path: PathBuf,
@@ -118,6 +132,26 @@ pub enum TableError {
     Misaligned,
     #[error("band table files are little-endian and this host is big-endian")]
     BigEndianHost,
+}
+
+impl TableError {
+    /// True for the problems [`BandTables::open_or_build`] fixes by
+    /// building the file: it is missing, or was written by another format
+    /// version. Anything else is refused, never overwritten.
+    pub fn is_rebuilt(&self) -> bool {
+        matches!(
+            self,
+            TableError::NotFound { .. } | TableError::Version { .. }
+        )
+    }
+
+    /// True for the errors whose message names the table file.
+    pub fn names_file(&self) -> bool {
+        matches!(
+            self,
+            TableError::NotFound { .. } | TableError::Io { .. } | TableError::NoDefaultPath
+        )
+    }
 }
 
 fn malformed(reason: impl Into<String>) -> TableError {
@@ -475,7 +509,7 @@ impl BandTables<Mmap> {
     ) -> Result<BandTables<Mmap>, TableError> {
         let path = path.as_ref();
         match BandTables::open(path) {
-            Err(TableError::NotFound { .. }) | Err(TableError::Version { .. }) => {
+            Err(e) if e.is_rebuilt() => {
                 tracing::info!("building band tables at {}", path.display());
                 build(path, progress)?;
                 BandTables::open(path)
@@ -899,8 +933,13 @@ pub fn write_file(path: impl AsRef<Path>, data: &[BandData]) -> Result<(), Table
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(io_error)?;
     }
+    // Unique per process and per call: two threads (or processes) building
+    // the same file at once each write their own temporary file, and the
+    // last rename wins with a complete file.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}", std::process::id()));
+    name.push(format!(".tmp{}.{call}", std::process::id()));
     let temporary = path.with_file_name(name);
     let result = (|| {
         let mut file = File::create(&temporary)?;

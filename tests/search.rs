@@ -32,8 +32,9 @@ fn fixture() -> &'static Fixture {
         let known = KnownIndex::new(&good);
         assert_eq!(known.grids(), 46_301);
         let known_grids = known.entries().into_iter().map(|(g, _)| *g).collect();
-        let path = std::path::PathBuf::from(format!("{root}/data/bands.s17t"));
-        let tables = BandTables::open_or_build(&path, false).unwrap();
+        // Shared by the tests of this checkout, never the user's cache.
+        let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
+        let tables = BandTables::open_or_build(path, false).unwrap();
         Fixture {
             catalogue: BandCatalogue::new(),
             tables,

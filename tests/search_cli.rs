@@ -1,0 +1,171 @@
+//! `s17 search` on the real binary as a new user meets it, from outside the
+//! repository: where the band tables go (the user's cache directory, with
+//! `$S17_TABLES` and `--tables` winning; never the current directory). Each
+//! test sets `HOME` and `XDG_CACHE_HOME` itself (temporary directories), so
+//! no test reads or writes the user's cache.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use s17::tables::BandTables;
+
+const BIN: &str = env!("CARGO_BIN_EXE_s17");
+
+/// A random grid (`s17 generate -n 1 --seed 2`): no known 17.
+fn random_grid() -> String {
+    s17::generate::random_grid(&mut fastrand::Rng::with_seed(2)).to_string()
+}
+
+/// The band tables shared by the tests of this checkout (never the user's
+/// cache), built once.
+fn shared_tables() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
+        BandTables::open_or_build(&path, false).unwrap();
+        path
+    })
+}
+
+/// A user's world in a temporary directory: `home/`, `cache/` (for
+/// `XDG_CACHE_HOME`) and `work/` (the current directory of the runs).
+struct World {
+    dir: tempfile::TempDir,
+}
+
+impl World {
+    fn new() -> World {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["home", "cache", "work"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        World { dir }
+    }
+
+    fn path(&self, sub: &str) -> PathBuf {
+        self.dir.path().join(sub)
+    }
+
+    /// `s17 ARGS` run in `work/` with `HOME=home/`, `XDG_CACHE_HOME` as
+    /// given (`None`: unset) and `$S17_TABLES` unset.
+    fn command(&self, args: &[&str], xdg: Option<&Path>) -> Command {
+        let mut command = Command::new(BIN);
+        command
+            .args(args)
+            .current_dir(self.path("work"))
+            .env("HOME", self.path("home"))
+            .env_remove("S17_TABLES")
+            .env_remove("RUST_LOG");
+        match xdg {
+            Some(dir) => command.env("XDG_CACHE_HOME", dir),
+            None => command.env_remove("XDG_CACHE_HOME"),
+        };
+        command
+    }
+
+    fn run(&self, args: &[&str], xdg: Option<&Path>) -> Output {
+        self.command(args, xdg).output().unwrap()
+    }
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Every file under `dir`, relative to it, sorted.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path.strip_prefix(dir).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn first_search_builds_the_tables_in_the_xdg_cache_and_says_where() {
+    let world = World::new();
+    let cache = world.path("cache");
+    let grid = random_grid();
+    let first = world.run(&["search", &grid], Some(&cache));
+    let text = stderr(&first);
+    assert_eq!(first.status.code(), Some(0), "{text}");
+    let built = cache.join("s17/bands.s17t");
+    assert!(
+        text.contains(&format!(
+            "s17: building the band tables at {} (126 MiB, a few seconds, once)",
+            built.display()
+        )),
+        "{text}"
+    );
+    assert_eq!(files_under(&cache), vec![PathBuf::from("s17/bands.s17t")]);
+    assert_eq!(files_under(&world.path("work")), Vec::<PathBuf>::new());
+    assert_eq!(files_under(&world.path("home")), Vec::<PathBuf>::new());
+    BandTables::open(&built).unwrap().verify().unwrap();
+
+    // The second run uses them and says nothing about tables.
+    let second = world.run(&["search", &grid], Some(&cache));
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert!(
+        !stderr(&second).contains("band tables"),
+        "{}",
+        stderr(&second)
+    );
+    assert_eq!(second.stdout, first.stdout);
+}
+
+#[test]
+fn without_xdg_the_tables_are_in_home_cache_and_the_variable_and_flag_win() {
+    let world = World::new();
+    let in_home = world.path("home/.cache/s17/bands.s17t");
+    std::fs::create_dir_all(in_home.parent().unwrap()).unwrap();
+    std::fs::copy(shared_tables(), &in_home).unwrap();
+    let verify = world.run(&["tables", "verify"], None);
+    assert_eq!(verify.status.code(), Some(0), "{}", stderr(&verify));
+    assert!(
+        stderr(&verify).contains(&format!("{} is good", in_home.display())),
+        "{}",
+        stderr(&verify)
+    );
+
+    // $S17_TABLES wins over the cache directory...
+    let elsewhere = world.path("elsewhere.s17t");
+    std::fs::copy(shared_tables(), &elsewhere).unwrap();
+    let verify = world
+        .command(&["tables", "verify"], Some(&world.path("cache")))
+        .env("S17_TABLES", &elsewhere)
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&verify).contains(&format!("{} is good", elsewhere.display())),
+        "{}",
+        stderr(&verify)
+    );
+    // ...and --tables over $S17_TABLES (a path that cannot be built).
+    let search = world
+        .command(
+            &[
+                "search",
+                &random_grid(),
+                "--tables",
+                elsewhere.to_str().unwrap(),
+            ],
+            Some(&world.path("cache")),
+        )
+        .env("S17_TABLES", "/nonexistent/dir/bands.s17t")
+        .output()
+        .unwrap();
+    assert_eq!(search.status.code(), Some(0), "{}", stderr(&search));
+    assert!(!stderr(&search).contains("building"), "{}", stderr(&search));
+    assert_eq!(files_under(&world.path("cache")), Vec::<PathBuf>::new());
+    assert_eq!(files_under(&world.path("work")), Vec::<PathBuf>::new());
+}
