@@ -1,16 +1,21 @@
 //! `s17 search` on the real binary as a new user meets it, from outside the
 //! repository: where the band tables go (the user's cache directory, with
-//! `$S17_TABLES` and `--tables` winning; never the current directory). Each
-//! test sets `HOME` and `XDG_CACHE_HOME` itself (temporary directories), so
-//! no test reads or writes the user's cache.
+//! `$S17_TABLES` and `--tables` winning; never the current directory), and
+//! grids read from stdin. Each test sets `HOME` and `XDG_CACHE_HOME` itself
+//! (temporary directories), so no test reads or writes the user's cache.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 use s17::tables::BandTables;
 
 const BIN: &str = env!("CARGO_BIN_EXE_s17");
+
+/// The solution of the first puzzle of data/known17.txt.
+const KNOWN1: &str =
+    "953168742862734951417952836746893125281645397395271468138529674574386219629417583";
 
 /// A random grid (`s17 generate -n 1 --seed 2`): no known 17.
 fn random_grid() -> String {
@@ -168,4 +173,62 @@ fn without_xdg_the_tables_are_in_home_cache_and_the_variable_and_flag_win() {
     assert!(!stderr(&search).contains("building"), "{}", stderr(&search));
     assert_eq!(files_under(&world.path("cache")), Vec::<PathBuf>::new());
     assert_eq!(files_under(&world.path("work")), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn search_reads_grids_from_stdin() {
+    let world = World::new();
+    let tables = shared_tables().to_str().unwrap();
+    let known1 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/known17.txt"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let input = format!("# two grids\n{}\n{KNOWN1}\n", random_grid());
+    let mut child = world
+        .command(&["search", "--tables", tables], Some(&world.path("cache")))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let piped = child.wait_with_output().unwrap();
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    let lines: Vec<String> = String::from_utf8(piped.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    // Grid 2 holds the first known 17; grid 1 none.
+    assert!(lines.contains(&format!("2\t{known1}")), "{lines:?}");
+    assert!(lines.iter().all(|l| l.starts_with("2\t")), "{lines:?}");
+
+    // The same grids from a file give the same lines.
+    std::fs::write(world.path("work/grids.txt"), &input).unwrap();
+    let from_file = world.run(
+        &["search", "--tables", tables, "--input", "grids.txt"],
+        Some(&world.path("cache")),
+    );
+    assert_eq!(from_file.stdout, piped.stdout);
+
+    // Nothing on stdin and no grid: a clear error.
+    let empty = world
+        .command(&["search", "--tables", tables], Some(&world.path("cache")))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(empty.status.code(), Some(1));
+    assert!(
+        stderr(&empty)
+            .contains("no grid given (pass grids as arguments, --input FILE, or on stdin)"),
+        "{}",
+        stderr(&empty)
+    );
 }
