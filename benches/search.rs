@@ -62,12 +62,16 @@ fn benches(c: &mut Criterion) {
     group.sample_size(10);
     for (i, grid) in grids.iter().enumerate() {
         group.bench_function(format!("random grid {} (seed 1)", i + 1), |b| {
-            b.iter(|| one.install(|| black_box(searcher.search(black_box(grid)).puzzles.len())))
+            b.iter(|| {
+                one.install(|| black_box(searcher.search(black_box(grid)).unwrap().puzzles.len()))
+            })
         });
     }
     let known1 = Grid::parse(KNOWN1).expect("grid");
     group.bench_function("grid of known17.txt line 1", |b| {
-        b.iter(|| one.install(|| black_box(searcher.search(black_box(&known1)).puzzles.len())))
+        b.iter(|| {
+            one.install(|| black_box(searcher.search(black_box(&known1)).unwrap().puzzles.len()))
+        })
     });
     group.finish();
 

@@ -48,6 +48,7 @@ use rayon::prelude::*;
 use crate::grid::{Grid, ParseError, Puzzle};
 use crate::lock::{LockError, OutputLock};
 use crate::search::{GridResult, Stats};
+use crate::tables::TableError;
 
 /// Why a scan could not start or go on.
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +61,8 @@ pub enum ScanError {
     },
     #[error(transparent)]
     Locked(#[from] LockError),
+    #[error(transparent)]
+    Tables(#[from] TableError),
     #[error("{} already exists; pass --resume to continue that scan, or --force to start over", .0.display())]
     OutputExists(PathBuf),
     #[error(
@@ -599,7 +602,8 @@ pub struct Totals {
 /// Searches `grids` (index, grid) in parallel on the current rayon pool
 /// with `job`, recording each grid's 17s in `files` (if any) as soon as it
 /// is done, then calling `progress(index, result, search time)`. Stops at
-/// the first write error (the files stay resumable).
+/// the first write error or table error (corrupt band tables: the job's
+/// error); the grids done so far stay recorded and the files resumable.
 pub fn scan<J, P>(
     grids: &[(usize, Grid)],
     mut files: Option<&mut ResultFiles>,
@@ -607,7 +611,7 @@ pub fn scan<J, P>(
     progress: P,
 ) -> Result<Totals, ScanError>
 where
-    J: Fn(&Grid) -> GridResult + Sync,
+    J: Fn(&Grid) -> Result<GridResult, TableError> + Sync,
     P: Fn(usize, &GridResult, Duration) + Sync,
 {
     let span = tracing::info_span!("scan", grids = grids.len());
@@ -617,7 +621,7 @@ where
         let grid_span = tracing::debug_span!(parent: &span, "scan_grid", line = index);
         let _enter = grid_span.enter();
         let start = Instant::now();
-        let result = job(grid);
+        let result = job(grid)?;
         let elapsed = start.elapsed();
         {
             let mut guard = shared.lock().expect("no panic while recording");
@@ -652,16 +656,16 @@ mod tests {
 
     /// A cheap deterministic stand-in for the search: 0 to 3 "puzzles" per
     /// grid (17-cell patterns of the grid; not real 17s, the driver does not care).
-    fn fake_job(grid: &Grid) -> GridResult {
+    fn fake_job(grid: &Grid) -> Result<GridResult, TableError> {
         let k = (grid.digit(0) as usize + grid.digit(10) as usize) % 4;
         let mut puzzles: Vec<Puzzle> = (0..k)
             .map(|j| Puzzle::from_grid(grid, ((1u128 << 17) - 1) << (5 * j)))
             .collect();
         puzzles.sort();
-        GridResult {
+        Ok(GridResult {
             puzzles,
             ..GridResult::default()
-        }
+        })
     }
 
     fn grids(n: usize, seed: u64) -> Vec<(usize, Grid)> {
@@ -675,6 +679,7 @@ mod tests {
             .iter()
             .flat_map(|(i, g)| {
                 fake_job(g)
+                    .unwrap()
                     .puzzles
                     .into_iter()
                     .map(move |p| format!("{i}\t{p}"))
@@ -957,7 +962,9 @@ mod tests {
         let gs = grids(3, 6);
         let out = dir.path().join("o.txt");
         let (mut files, _) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
-        files.record(gs[0].0, &fake_job(&gs[0].1).puzzles).unwrap();
+        files
+            .record(gs[0].0, &fake_job(&gs[0].1).unwrap().puzzles)
+            .unwrap();
         let before = (
             fs::read(&out).unwrap(),
             fs::read(checkpoint_path(&out)).unwrap(),

@@ -232,3 +232,101 @@ fn search_reads_grids_from_stdin() {
         stderr(&empty)
     );
 }
+
+/// The catalogue indices of the six bands a search of `grid` reads: its
+/// three bands and the three bands of its transpose (its stacks).
+fn bands_read(grid: &s17::grid::Grid) -> Vec<usize> {
+    let catalogue = s17::band::BandCatalogue::new();
+    let mut ids = Vec::new();
+    for g in [*grid, grid.transposed()] {
+        for b in 0..3 {
+            ids.push(catalogue.identify(&s17::search::band_digits(&g, b)).index);
+        }
+    }
+    ids
+}
+
+/// Flips three bytes in the middle of band `band`'s list of valid 6-clue
+/// sets, found as the format documents it (header: records at byte 56,
+/// sets at byte 88; records of 64 bytes, the size-6 `[start, len]` pair at
+/// record byte 48).
+fn flip_six_clue_sets(bytes: &mut [u8], band: usize) {
+    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let (records, sets) = (u64_at(bytes, 56) as usize, u64_at(bytes, 88) as usize);
+    let record = records + 64 * band;
+    let (start, len) = (
+        u32_at(bytes, record + 48) as usize,
+        u32_at(bytes, record + 52) as usize,
+    );
+    assert!(len > 100, "band {band} has {len} six-clue sets");
+    let at = sets + 4 * (start + len / 2);
+    for byte in &mut bytes[at..at + 3] {
+        *byte ^= 0x5a;
+    }
+}
+
+#[test]
+fn a_corrupt_band_is_refused_when_a_search_first_reads_it() {
+    let world = World::new();
+    let grid = s17::generate::random_grid(&mut fastrand::Rng::with_seed(2));
+    let band = bands_read(&grid)[0];
+    let corrupt = world.path("corrupt.s17t");
+    let mut bytes = std::fs::read(shared_tables()).unwrap();
+    flip_six_clue_sets(&mut bytes, band);
+    std::fs::write(&corrupt, &bytes).unwrap();
+    let tables = corrupt.to_str().unwrap();
+    // The header and the other bands are intact: the file opens.
+    BandTables::open(&corrupt).unwrap();
+
+    let expected = format!(
+        "s17: error: band tables {tables}: band {band} is corrupt (checksum mismatch: stored "
+    );
+    let rebuild = format!("rebuild them with `s17 tables build --path {tables}`");
+    let search = world.run(
+        &["search", &grid.to_string(), "--tables", tables],
+        Some(&world.path("cache")),
+    );
+    let text = stderr(&search);
+    assert_eq!(search.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(&expected) && text.contains(&rebuild),
+        "{text}"
+    );
+    assert!(search.stdout.is_empty());
+
+    // A scan stops at that grid the same way, and keeps what it did.
+    std::fs::write(world.path("work/cat.txt"), format!("{grid}\n")).unwrap();
+    let scan = world.run(
+        &["scan", "cat.txt", "-o", "out.txt", "--tables", tables],
+        Some(&world.path("cache")),
+    );
+    let text = stderr(&scan);
+    assert_eq!(scan.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(&expected.replace("s17: error: ", "")) && text.contains(&rebuild),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(world.path("work/out.txt.done"))
+            .unwrap()
+            .lines()
+            .count(),
+        1,
+        "the checkpoint holds its header and no finished grid"
+    );
+
+    // A grid none of whose bands is the corrupt one is searched as usual.
+    let mut rng = fastrand::Rng::with_seed(3);
+    let other = loop {
+        let g = s17::generate::random_grid(&mut rng);
+        if !bands_read(&g).contains(&band) {
+            break g;
+        }
+    };
+    let search = world.run(
+        &["search", &other.to_string(), "--tables", tables],
+        Some(&world.path("cache")),
+    );
+    assert_eq!(search.status.code(), Some(0), "{}", stderr(&search));
+}

@@ -94,13 +94,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let searcher = Searcher::new(&catalogue, &tables, config);
     let several = grids.len() > 1 || input.is_some();
     // Results are printed in input order as soon as all earlier grids are done.
+    // The first error (corrupt band tables, or stdout failing) stops the run.
     let pending: Mutex<Pending> = Mutex::new((0, BTreeMap::new()));
-    let failed: Mutex<Option<std::io::Error>> = Mutex::new(None);
-    grids
-        .par_iter()
-        .enumerate()
-        .for_each(|(position, &(index, grid))| {
-            let result = searcher.search(&grid);
+    grids.par_iter().enumerate().try_for_each(
+        |(position, &(index, grid))| -> anyhow::Result<()> {
+            let result = searcher.search(&grid)?;
             let mut guard = pending.lock().expect("no panic while printing");
             guard.1.insert(position, (index, result));
             let mut out = std::io::stdout().lock();
@@ -109,14 +107,12 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 guard.1.remove(&next)
             } {
                 guard.0 += 1;
-                if let Err(e) = print_result(&mut out, index, &result, several, args.stats) {
-                    failed.lock().expect("no panic").get_or_insert(e);
-                }
+                print_result(&mut out, index, &result, several, args.stats)
+                    .context("cannot write the results")?;
             }
-        });
-    if let Some(e) = failed.into_inner().expect("no panic") {
-        return Err(e).context("cannot write the results");
-    }
+            Ok(())
+        },
+    )?;
     Ok(good)
 }
 
