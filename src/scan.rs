@@ -26,6 +26,13 @@
 //!   zeros at a file's end; the COUNT comparison catches a lost output line
 //!   and the grid is rerun; stray bytes never parse as an entry.
 //!
+//! With a known list ([`ResultFiles::track_new`]), a third file,
+//! `FILE.new`, holds the lines of the 17s that are not in the list (same
+//! format). It is derived data: rewritten from the kept output lines when
+//! the files are opened, then appended to (each grid's new lines after its
+//! output lines and before its checkpoint entry), so after a resume it
+//! holds exactly the new 17s of the finished grids.
+//!
 //! A partial last line of either file is dropped. The repaired files are
 //! written to a temporary file, fsync'd and renamed over the old ones, so
 //! a crash during the repair leaves the old or the new file, and either is
@@ -40,12 +47,13 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::grid::{Grid, ParseError, Puzzle};
+use crate::known::KnownSet;
 use crate::lock::{LockError, OutputLock};
 use crate::search::{GridResult, Stats};
 use crate::tables::TableError;
@@ -438,8 +446,26 @@ pub struct ResultFiles {
     last_sync: Instant,
     unsynced: usize,
     buffer: Vec<u8>,
+    /// `FILE.new` and the known list, with [`ResultFiles::track_new`].
+    new: Option<NewFile>,
     /// Held while the files are open: one run per output.
     _lock: OutputLock,
+}
+
+/// The 17s of a scan not in a known list: `FILE.new`.
+struct NewFile {
+    file: File,
+    path: PathBuf,
+    known: Arc<KnownSet>,
+    /// Lines in the file.
+    lines: u64,
+}
+
+/// The file of the new 17s of an output: `FILE.new`.
+pub fn new_path(output: &Path) -> PathBuf {
+    let mut name = output.as_os_str().to_owned();
+    name.push(".new");
+    PathBuf::from(name)
 }
 
 impl ResultFiles {
@@ -505,9 +531,47 @@ impl ResultFiles {
             last_sync: Instant::now(),
             unsynced: 0,
             buffer: Vec::new(),
+            new: None,
             _lock: lock,
         };
         Ok((files, state))
+    }
+
+    /// From now on, also writes the 17s not in `known` to `FILE.new`
+    /// (see the module note). `kept` are the 17s already in the output (the
+    /// [`Reconciled::found`] of [`Self::open`]): the file is rewritten with
+    /// those of them that are new. Returns their number.
+    pub fn track_new(
+        &mut self,
+        known: Arc<KnownSet>,
+        kept: &[(usize, Puzzle)],
+    ) -> Result<u64, ScanError> {
+        let path = new_path(&self.output_path);
+        let mut bytes = Vec::new();
+        let mut lines = 0;
+        for (index, p) in kept {
+            if !known.contains(p) {
+                writeln!(bytes, "{index}\t{p}").expect("write to a Vec");
+                lines += 1;
+            }
+        }
+        write_atomically(&path, &bytes)?;
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(io_error(&path))?;
+        self.new = Some(NewFile {
+            file,
+            path,
+            known,
+            lines,
+        });
+        Ok(lines)
+    }
+
+    /// Lines in `FILE.new` (0 without a known list).
+    pub fn new_lines(&self) -> u64 {
+        self.new.as_ref().map_or(0, |n| n.lines)
     }
 
     /// Sets how often the files are fsync'd (default every 5 s).
@@ -525,6 +589,16 @@ impl ResultFiles {
         self.output
             .write_all(&self.buffer)
             .map_err(io_error(&self.output_path))?;
+        if let Some(new) = &mut self.new {
+            self.buffer.clear();
+            for p in puzzles.iter().filter(|p| !new.known.contains(p)) {
+                writeln!(self.buffer, "{index}\t{p}").expect("write to a Vec");
+                new.lines += 1;
+            }
+            new.file
+                .write_all(&self.buffer)
+                .map_err(io_error(&new.path))?;
+        }
         self.buffer.clear();
         writeln!(self.buffer, "{index}\t{}", puzzles.len()).expect("write to a Vec");
         self.checkpoint
@@ -543,6 +617,9 @@ impl ResultFiles {
             self.output
                 .sync_data()
                 .map_err(io_error(&self.output_path))?;
+            if let Some(new) = &self.new {
+                new.file.sync_data().map_err(io_error(&new.path))?;
+            }
             self.checkpoint
                 .sync_data()
                 .map_err(io_error(&self.checkpoint_path))?;
@@ -984,6 +1061,45 @@ mod tests {
         drop(files);
         let (_, state) = ResultFiles::open(&out, HEADER, OpenMode::Resume).unwrap();
         assert_eq!(state.done, BTreeSet::from([gs[0].0]));
+    }
+
+    #[test]
+    fn output_new_follows_the_output_through_a_crash_and_resume() {
+        // The fake 17s are not valid puzzles, so none is in any known list:
+        // FILE.new must hold exactly the output's lines at every stage.
+        let dir = tempfile::tempdir().unwrap();
+        let gs = grids(20, 7);
+        let known = Arc::new(KnownSet::default());
+        let out = dir.path().join("o.txt");
+        let new = new_path(&out);
+        let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
+        assert_eq!(
+            files.track_new(Arc::clone(&known), &state.found).unwrap(),
+            0
+        );
+        scan(&gs[..12], Some(&mut files), fake_job, |_, _, _| {}).unwrap();
+        let lines = files.new_lines();
+        drop(files);
+        let output = fs::read(&out).unwrap();
+        assert_eq!(fs::read(&new).unwrap(), output);
+        assert_eq!(lines as usize, sorted_lines(&output).len());
+        assert!(lines > 0);
+        // A crash: the output cut in its last line, the checkpoint intact
+        // (so the last grids are dropped and searched again).
+        fs::write(&out, &output[..output.len() - 30]).unwrap();
+        let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Resume).unwrap();
+        let kept = files.track_new(Arc::clone(&known), &state.found).unwrap();
+        assert_eq!(kept as usize, state.found.len());
+        assert_eq!(fs::read(&new).unwrap(), fs::read(&out).unwrap());
+        let todo: Vec<(usize, Grid)> = gs
+            .iter()
+            .filter(|(i, _)| !state.done.contains(i))
+            .copied()
+            .collect();
+        scan(&todo, Some(&mut files), fake_job, |_, _, _| {}).unwrap();
+        drop(files);
+        assert_eq!(sorted_lines(&fs::read(&new).unwrap()), expected_lines(&gs));
+        assert_eq!(fs::read(&new).unwrap(), fs::read(&out).unwrap());
     }
 
     #[test]
