@@ -7,10 +7,10 @@
 //! and sizes (cheap, no parsing, no copying). Each band's section has its
 //! own checksum, checked the first time the process reads that band
 //! ([`BandTables::try_band`]): a corrupt band is refused, naming the file and
-//! the band, before any search reads it (0.12 ms for an average band, 0.37
-//! ms for the largest; benches/README.md). [`BandTables::verify`] checks every band and the
-//! checksum of the whole file, and every list. Readers are generic over
-//! `AsRef<[u8]>`, so tests can use a `Vec<u8>`.
+//! the band, before any search reads it (0.12 ms for an average band,
+//! 0.37 ms for the largest; benches/README.md). [`BandTables::verify`]
+//! checks every band, the checksum of the whole file, and every list.
+//! Readers are generic over `AsRef<[u8]>`, so tests can use a `Vec<u8>`.
 //!
 //! # Layout (format version 2, all integers little-endian)
 //!

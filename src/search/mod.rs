@@ -1,4 +1,5 @@
-//! The complete 17-clue search of one grid (SPEC §2–§4).
+//! The complete 17-clue search of one grid (ARCHITECTURE.md: the stages,
+//! why the pipeline is sound, the search plan).
 //!
 //! For each of the three band-3 choices of the [`plan`], the grid's bands
 //! are reordered into a *search grid* whose band 3 is rows 6..9; the
