@@ -82,13 +82,14 @@ pub enum ParseError {
     Incomplete { empty: usize },
 }
 
-/// A [`ParseError`] with the 1-based line number it came from.
+/// A [`ParseError`] with the 1-based line number it came from; the text
+/// says both (`line 5: bad character ...`), so the parse error is not also
+/// given as its source (which would print the reason twice in a chain).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {source}")]
+#[error("line {line}: {error}")]
 pub struct LineError {
     pub line: usize,
-    #[source]
-    pub source: ParseError,
+    pub error: ParseError,
 }
 
 /// True for the bytes that end the first field: ASCII whitespace (as

@@ -1,7 +1,7 @@
 //! s17: finds every 17-clue sudoku puzzle whose unique solution is a given grid.
 //!
 //! The library knows nothing of the terminal; `src/cli/` is the command line.
-//! See SPEC (README) for the pipeline: band catalogue and tables, UA harvest,
+//! See ARCHITECTURE.md for the pipeline: band catalogue and tables, UA harvest,
 //! the 2X2Y part 1, band 3, the final uniqueness check.
 
 pub mod band;
@@ -12,6 +12,7 @@ pub mod ed;
 pub mod generate;
 pub mod grid;
 pub mod known;
+pub mod lock;
 pub mod scan;
 pub mod search;
 pub mod solver;

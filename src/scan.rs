@@ -26,6 +26,13 @@
 //!   zeros at a file's end; the COUNT comparison catches a lost output line
 //!   and the grid is rerun; stray bytes never parse as an entry.
 //!
+//! With a known list ([`ResultFiles::track_new`]), a third file,
+//! `FILE.new`, holds the lines of the 17s that are not in the list (same
+//! format). It is derived data: rewritten from the kept output lines when
+//! the files are opened, then appended to (each grid's new lines after its
+//! output lines and before its checkpoint entry), so after a resume it
+//! holds exactly the new 17s of the finished grids.
+//!
 //! A partial last line of either file is dropped. The repaired files are
 //! written to a temporary file, fsync'd and renamed over the old ones, so
 //! a crash during the repair leaves the old or the new file, and either is
@@ -40,19 +47,30 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::grid::{Grid, ParseError, Puzzle};
+use crate::known::KnownSet;
+use crate::lock::{LockError, OutputLock};
 use crate::search::{GridResult, Stats};
+use crate::tables::TableError;
 
 /// Why a scan could not start or go on.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanError {
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
+    #[error("{}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error(transparent)]
+    Locked(#[from] LockError),
+    #[error(transparent)]
+    Tables(#[from] TableError),
     #[error("{} already exists; pass --resume to continue that scan, or --force to start over", .0.display())]
     OutputExists(PathBuf),
     #[error(
@@ -428,17 +446,41 @@ pub struct ResultFiles {
     last_sync: Instant,
     unsynced: usize,
     buffer: Vec<u8>,
+    /// `FILE.new` and the known list, with [`ResultFiles::track_new`].
+    new: Option<NewFile>,
+    /// Held while the files are open: one run per output.
+    _lock: OutputLock,
+}
+
+/// The 17s of a scan not in a known list: `FILE.new`.
+struct NewFile {
+    file: File,
+    path: PathBuf,
+    known: Arc<KnownSet>,
+    /// Lines in the file.
+    lines: u64,
+}
+
+/// The file of the new 17s of an output: `FILE.new`.
+pub fn new_path(output: &Path) -> PathBuf {
+    let mut name = output.as_os_str().to_owned();
+    name.push(".new");
+    PathBuf::from(name)
 }
 
 impl ResultFiles {
     /// Opens the files of `output` for a scan named by `header` (see
     /// [`checkpoint_header`]). On resume, the files are repaired first and
-    /// the returned state says which grids are done.
+    /// the returned state says which grids are done. The output is locked
+    /// first ([`OutputLock`]): while these files are open, another run on
+    /// the same output is refused with [`ScanError::Locked`] and touches
+    /// nothing.
     pub fn open(
         output: &Path,
         header: &str,
         mode: OpenMode,
     ) -> Result<(ResultFiles, Reconciled), ScanError> {
+        let lock = OutputLock::acquire(output)?;
         let checkpoint = checkpoint_path(output);
         let exists = |p: &Path| p.try_exists().map_err(io_error(p));
         let (out_exists, done_exists) = (exists(output)?, exists(&checkpoint)?);
@@ -489,8 +531,47 @@ impl ResultFiles {
             last_sync: Instant::now(),
             unsynced: 0,
             buffer: Vec::new(),
+            new: None,
+            _lock: lock,
         };
         Ok((files, state))
+    }
+
+    /// From now on, also writes the 17s not in `known` to `FILE.new`
+    /// (see the module note). `kept` are the 17s already in the output (the
+    /// [`Reconciled::found`] of [`Self::open`]): the file is rewritten with
+    /// those of them that are new. Returns their number.
+    pub fn track_new(
+        &mut self,
+        known: Arc<KnownSet>,
+        kept: &[(usize, Puzzle)],
+    ) -> Result<u64, ScanError> {
+        let path = new_path(&self.output_path);
+        let mut bytes = Vec::new();
+        let mut lines = 0;
+        for (index, p) in kept {
+            if !known.contains(p) {
+                writeln!(bytes, "{index}\t{p}").expect("write to a Vec");
+                lines += 1;
+            }
+        }
+        write_atomically(&path, &bytes)?;
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(io_error(&path))?;
+        self.new = Some(NewFile {
+            file,
+            path,
+            known,
+            lines,
+        });
+        Ok(lines)
+    }
+
+    /// Lines in `FILE.new` (0 without a known list).
+    pub fn new_lines(&self) -> u64 {
+        self.new.as_ref().map_or(0, |n| n.lines)
     }
 
     /// Sets how often the files are fsync'd (default every 5 s).
@@ -508,6 +589,16 @@ impl ResultFiles {
         self.output
             .write_all(&self.buffer)
             .map_err(io_error(&self.output_path))?;
+        if let Some(new) = &mut self.new {
+            self.buffer.clear();
+            for p in puzzles.iter().filter(|p| !new.known.contains(p)) {
+                writeln!(self.buffer, "{index}\t{p}").expect("write to a Vec");
+                new.lines += 1;
+            }
+            new.file
+                .write_all(&self.buffer)
+                .map_err(io_error(&new.path))?;
+        }
         self.buffer.clear();
         writeln!(self.buffer, "{index}\t{}", puzzles.len()).expect("write to a Vec");
         self.checkpoint
@@ -526,6 +617,9 @@ impl ResultFiles {
             self.output
                 .sync_data()
                 .map_err(io_error(&self.output_path))?;
+            if let Some(new) = &self.new {
+                new.file.sync_data().map_err(io_error(&new.path))?;
+            }
             self.checkpoint
                 .sync_data()
                 .map_err(io_error(&self.checkpoint_path))?;
@@ -585,7 +679,8 @@ pub struct Totals {
 /// Searches `grids` (index, grid) in parallel on the current rayon pool
 /// with `job`, recording each grid's 17s in `files` (if any) as soon as it
 /// is done, then calling `progress(index, result, search time)`. Stops at
-/// the first write error (the files stay resumable).
+/// the first write error or table error (corrupt band tables: the job's
+/// error); the grids done so far stay recorded and the files resumable.
 pub fn scan<J, P>(
     grids: &[(usize, Grid)],
     mut files: Option<&mut ResultFiles>,
@@ -593,7 +688,7 @@ pub fn scan<J, P>(
     progress: P,
 ) -> Result<Totals, ScanError>
 where
-    J: Fn(&Grid) -> GridResult + Sync,
+    J: Fn(&Grid) -> Result<GridResult, TableError> + Sync,
     P: Fn(usize, &GridResult, Duration) + Sync,
 {
     let span = tracing::info_span!("scan", grids = grids.len());
@@ -603,7 +698,7 @@ where
         let grid_span = tracing::debug_span!(parent: &span, "scan_grid", line = index);
         let _enter = grid_span.enter();
         let start = Instant::now();
-        let result = job(grid);
+        let result = job(grid)?;
         let elapsed = start.elapsed();
         {
             let mut guard = shared.lock().expect("no panic while recording");
@@ -638,16 +733,16 @@ mod tests {
 
     /// A cheap deterministic stand-in for the search: 0 to 3 "puzzles" per
     /// grid (17-cell patterns of the grid; not real 17s, the driver does not care).
-    fn fake_job(grid: &Grid) -> GridResult {
+    fn fake_job(grid: &Grid) -> Result<GridResult, TableError> {
         let k = (grid.digit(0) as usize + grid.digit(10) as usize) % 4;
         let mut puzzles: Vec<Puzzle> = (0..k)
             .map(|j| Puzzle::from_grid(grid, ((1u128 << 17) - 1) << (5 * j)))
             .collect();
         puzzles.sort();
-        GridResult {
+        Ok(GridResult {
             puzzles,
             ..GridResult::default()
-        }
+        })
     }
 
     fn grids(n: usize, seed: u64) -> Vec<(usize, Grid)> {
@@ -661,6 +756,7 @@ mod tests {
             .iter()
             .flat_map(|(i, g)| {
                 fake_job(g)
+                    .unwrap()
                     .puzzles
                     .into_iter()
                     .map(move |p| format!("{i}\t{p}"))
@@ -935,6 +1031,75 @@ mod tests {
         let other = dir.path().join("new.txt");
         assert!(ResultFiles::open(&other, HEADER, OpenMode::Resume).is_ok());
         assert!(other.exists());
+    }
+
+    #[test]
+    fn a_second_open_of_the_same_output_is_refused_and_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let gs = grids(3, 6);
+        let out = dir.path().join("o.txt");
+        let (mut files, _) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
+        files
+            .record(gs[0].0, &fake_job(&gs[0].1).unwrap().puzzles)
+            .unwrap();
+        let before = (
+            fs::read(&out).unwrap(),
+            fs::read(checkpoint_path(&out)).unwrap(),
+        );
+        for mode in [OpenMode::Create, OpenMode::Overwrite, OpenMode::Resume] {
+            let err = ResultFiles::open(&out, HEADER, mode).err().unwrap();
+            assert!(
+                matches!(err, ScanError::Locked(LockError::Busy { .. })),
+                "{mode:?}: {err}"
+            );
+            let after = (
+                fs::read(&out).unwrap(),
+                fs::read(checkpoint_path(&out)).unwrap(),
+            );
+            assert_eq!(after, before, "{mode:?}");
+        }
+        drop(files);
+        let (_, state) = ResultFiles::open(&out, HEADER, OpenMode::Resume).unwrap();
+        assert_eq!(state.done, BTreeSet::from([gs[0].0]));
+    }
+
+    #[test]
+    fn output_new_follows_the_output_through_a_crash_and_resume() {
+        // The fake 17s are not valid puzzles, so none is in any known list:
+        // FILE.new must hold exactly the output's lines at every stage.
+        let dir = tempfile::tempdir().unwrap();
+        let gs = grids(20, 7);
+        let known = Arc::new(KnownSet::default());
+        let out = dir.path().join("o.txt");
+        let new = new_path(&out);
+        let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
+        assert_eq!(
+            files.track_new(Arc::clone(&known), &state.found).unwrap(),
+            0
+        );
+        scan(&gs[..12], Some(&mut files), fake_job, |_, _, _| {}).unwrap();
+        let lines = files.new_lines();
+        drop(files);
+        let output = fs::read(&out).unwrap();
+        assert_eq!(fs::read(&new).unwrap(), output);
+        assert_eq!(lines as usize, sorted_lines(&output).len());
+        assert!(lines > 0);
+        // A crash: the output cut in its last line, the checkpoint intact
+        // (so the last grids are dropped and searched again).
+        fs::write(&out, &output[..output.len() - 30]).unwrap();
+        let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Resume).unwrap();
+        let kept = files.track_new(Arc::clone(&known), &state.found).unwrap();
+        assert_eq!(kept as usize, state.found.len());
+        assert_eq!(fs::read(&new).unwrap(), fs::read(&out).unwrap());
+        let todo: Vec<(usize, Grid)> = gs
+            .iter()
+            .filter(|(i, _)| !state.done.contains(i))
+            .copied()
+            .collect();
+        scan(&todo, Some(&mut files), fake_job, |_, _, _| {}).unwrap();
+        drop(files);
+        assert_eq!(sorted_lines(&fs::read(&new).unwrap()), expected_lines(&gs));
+        assert_eq!(fs::read(&new).unwrap(), fs::read(&out).unwrap());
     }
 
     #[test]

@@ -10,9 +10,9 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use s17::canon::Transform;
+use s17::canon::{Transform, minlex_puzzle};
 use s17::generate::random_grid;
-use s17::grid::Grid;
+use s17::grid::{Grid, Puzzle};
 use s17::known::{KnownIndex, check_lines};
 use s17::tables::BandTables;
 
@@ -31,7 +31,8 @@ fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
         let root = env!("CARGO_MANIFEST_DIR");
-        let tables = PathBuf::from(format!("{root}/data/bands.s17t"));
+        // Shared by the tests of this checkout, never the user's cache.
+        let tables = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
         BandTables::open_or_build(&tables, false).unwrap();
         let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
         let (good, bad) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
@@ -267,4 +268,122 @@ fn slices_together_give_the_full_scan() {
     union.sort();
     assert_eq!(union, *full);
     assert_eq!(lines_seen, fixture().grid_lines.iter().copied().collect());
+}
+
+#[test]
+fn a_second_scan_on_the_same_output_is_refused_at_once() {
+    let full = &full_scan().lines;
+    let dir = workdir();
+    let mut first = Command::new(env!("CARGO_BIN_EXE_s17"))
+        .current_dir(dir.path())
+        .args(["scan", "cat.txt", "-o", "out.txt", "--threads", "1"])
+        .arg("--tables")
+        .arg(&fixture().tables)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first run writes its process id into the lock file once it holds
+    // the lock, before it searches anything.
+    let lock = dir.path().join("out.txt.lock");
+    let pid = first.id().to_string();
+    while std::fs::read_to_string(&lock)
+        .ok()
+        .as_deref()
+        .map(str::trim)
+        != Some(pid.as_str())
+    {
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the first scan ended early"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for args in [
+        &["scan", "cat.txt", "-o", "out.txt"][..],
+        &["scan", "cat.txt", "-o", "out.txt", "--resume"][..],
+        &["scan", "cat.txt", "-o", "out.txt", "--force"][..],
+    ] {
+        let out = s17(dir.path(), args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "out.txt is in use by another run (process {pid}, lock out.txt.lock)"
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("os error"), "{stderr}");
+    }
+    assert_eq!(first.wait().unwrap().code(), Some(1), "bad lines give 1");
+    assert_eq!(sorted_lines(&dir.path().join("out.txt")), *full);
+    assert_eq!(
+        checkpoint_entries(&dir.path().join("out.txt.done")),
+        fixture().grid_lines.iter().copied().collect()
+    );
+}
+
+#[test]
+fn with_a_known_list_the_17s_not_in_it_go_to_output_new() {
+    let full = &full_scan().lines;
+    let found: Vec<(String, Puzzle)> = full
+        .iter()
+        .map(|l| {
+            let (line, p) = l.split_once('\t').unwrap();
+            (line.to_string(), Puzzle::parse(p).unwrap())
+        })
+        .collect();
+    // Leave out of the list a 17 whose minlex form no other 17 found has;
+    // list the others each moved by a random symmetry and relabelling.
+    let forms: Vec<Puzzle> = found.iter().map(|(_, p)| minlex_puzzle(p).0).collect();
+    let left_out = (0..found.len())
+        .find(|&i| forms.iter().filter(|&&f| f == forms[i]).count() == 1)
+        .expect("a 17 with its own minlex form");
+    let mut rng = fastrand::Rng::with_seed(19);
+    let list: String = found
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != left_out)
+        .map(|(_, (_, p))| format!("{}\n", Transform::random(&mut rng).apply_puzzle(p)))
+        .collect();
+    let dir = workdir();
+    std::fs::write(dir.path().join("known.txt"), format!("# known\n{list}")).unwrap();
+    let new = dir.path().join("out.txt.new");
+    let args = ["scan", "cat.txt", "-o", "out.txt", "--known", "known.txt"];
+    let out = s17(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "bad catalogue lines: {stderr}");
+    assert_eq!(sorted_lines(&dir.path().join("out.txt")), *full);
+    assert_eq!(sorted_lines(&new), vec![full[left_out].clone()]);
+    assert!(
+        stderr.contains("1 new 17s (not in known.txt) found in this run, 1 in all in out.txt.new"),
+        "{stderr}"
+    );
+
+    // A resume of the finished scan rewrites the same file.
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let out = s17(dir.path(), &resume);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("0 grids searched"), "{stderr}");
+    assert!(
+        stderr.contains("0 new 17s (not in known.txt) found in this run, 1 in all"),
+        "{stderr}"
+    );
+    assert_eq!(sorted_lines(&new), vec![full[left_out].clone()]);
+
+    // With every 17 listed, nothing is new.
+    let all: String = found.iter().map(|(_, p)| format!("{p}\n")).collect();
+    std::fs::write(dir.path().join("all.txt"), all).unwrap();
+    let out = s17(
+        dir.path(),
+        &[
+            "scan", "cat.txt", "-o", "out.txt", "--known", "all.txt", "--force",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("0 new 17s (not in all.txt) found in this run, 0 in all"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&new).unwrap(), "");
 }

@@ -3,13 +3,22 @@
 
 use std::process::{Command, Output};
 
+/// The band tables shared by the tests of this checkout (never the user's
+/// cache), built once.
+fn tables() -> &'static str {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
+    BUILT.get_or_init(|| {
+        s17::tables::BandTables::open_or_build(path, false).unwrap();
+    });
+    path
+}
+
 fn s17(dir: &std::path::Path, args: &[&str]) -> Output {
-    let tables = format!("{}/data/bands.s17t", env!("CARGO_MANIFEST_DIR"));
-    s17::tables::BandTables::open_or_build(&tables, false).unwrap();
     Command::new(env!("CARGO_BIN_EXE_s17"))
         .current_dir(dir)
         .args(args)
-        .args(["--tables", &tables])
+        .args(["--tables", tables()])
         .output()
         .unwrap()
 }

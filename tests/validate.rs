@@ -22,7 +22,8 @@ fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
         let root = env!("CARGO_MANIFEST_DIR");
-        let tables = PathBuf::from(format!("{root}/data/bands.s17t"));
+        // Shared by the tests of this checkout, never the user's cache.
+        let tables = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
         BandTables::open_or_build(&tables, false).unwrap();
         let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
         let (good, _) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
@@ -141,4 +142,34 @@ fn bad_lines_are_named_and_fail() {
     assert!(stderr.contains("line 3: "), "{stderr}");
     assert!(stderr.contains("line 4: "), "{stderr}");
     assert!(!stderr.contains("line 1: "), "{stderr}");
+}
+
+#[test]
+fn a_checkpoint_in_use_by_another_run_is_refused() {
+    let f = fixture();
+    let dir = tempfile::tempdir().unwrap();
+    write_list(dir.path(), "list.txt", &[&f.grids[0][0]]);
+    // Another run holds the checkpoint's lock (this test process, as a
+    // running validate would).
+    let held = s17::lock::OutputLock::acquire(&dir.path().join("ck.txt")).unwrap();
+    let args = ["validate", "list.txt", "--checkpoint", "ck.txt"];
+    let out = s17(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "ck.txt is in use by another run (process {}, lock ck.txt.lock)",
+            std::process::id()
+        )),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("ck.txt").exists(), "nothing written");
+    drop(held);
+    let out = s17(dir.path(), &args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -1,12 +1,12 @@
 //! Options shared by the commands that search: tables, tuning, threads.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
 use crate::band::BandCatalogue;
 use crate::search::SearchConfig;
-use crate::tables::{BandTables, default_table_path};
+use crate::tables::{self, BandTables, TableError, default_table_path};
 
 /// Search tuning options (see `SearchConfig` for what each one does).
 #[derive(clap::Args, Debug, Clone)]
@@ -48,8 +48,9 @@ impl TuningArgs {
 /// Where the band tables are.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TablesArg {
-    /// Band table file (default: $S17_TABLES, else data/bands.s17t); built
-    /// on first use if missing.
+    /// Band table file (default: $S17_TABLES, else s17/bands.s17t in the
+    /// user's cache directory, e.g. ~/.cache/s17/bands.s17t); built on first
+    /// use if missing.
     #[arg(long, value_name = "PATH")]
     pub tables: Option<PathBuf>,
 }
@@ -59,10 +60,53 @@ pub fn load_tables(
     arg: &TablesArg,
     quiet: bool,
 ) -> anyhow::Result<(BandCatalogue, BandTables<memmap2::Mmap>)> {
-    let path = arg.tables.clone().unwrap_or_else(default_table_path);
-    let tables = BandTables::open_or_build(&path, !quiet)
-        .with_context(|| format!("band tables {}", path.display()))?;
+    let path = table_path(arg.tables.as_deref())?;
+    let tables = open_or_build(&path, quiet)?;
     Ok((BandCatalogue::new(), tables))
+}
+
+/// The table file: `given` (from `--tables` or `--path`), else the default
+/// ($S17_TABLES, else the user's cache directory).
+pub fn table_path(given: Option<&Path>) -> anyhow::Result<PathBuf> {
+    match given {
+        Some(path) => Ok(path.to_path_buf()),
+        None => Ok(default_table_path()?),
+    }
+}
+
+/// Opens the tables at `path`, building them first when the file is missing
+/// or of another format version, and saying so on stderr (unless `quiet`):
+/// the first run builds 126 MiB, and the user should know where.
+pub fn open_or_build(path: &Path, quiet: bool) -> anyhow::Result<BandTables<memmap2::Mmap>> {
+    match BandTables::open(path) {
+        Err(e) if e.is_rebuilt() => {
+            if !quiet {
+                let why = match e {
+                    TableError::Version { found, .. } => {
+                        format!("the file there is of format version {found}, ")
+                    }
+                    _ => String::new(),
+                };
+                eprintln!(
+                    "s17: building the band tables at {} ({why}126 MiB, a few seconds, once)",
+                    path.display()
+                );
+            }
+            tables::build(path, !quiet).map_err(|e| table_error(e, path))?;
+            BandTables::open(path).map_err(|e| table_error(e, path))
+        }
+        other => other.map_err(|e| table_error(e, path)),
+    }
+}
+
+/// A table error for the user: the errors that do not name the file get
+/// it as context.
+pub fn table_error(err: TableError, path: &Path) -> anyhow::Error {
+    if err.names_file() {
+        anyhow::Error::new(err)
+    } else {
+        anyhow::Error::new(err).context(format!("band tables {}", path.display()))
+    }
 }
 
 /// Sets up the rayon pool with `threads` workers (0 = all cores).

@@ -50,7 +50,7 @@ enum Command {
     Tune(tune::Args),
     /// Check the known 17s and search their grids: every known 17 must be found.
     Validate(validate::Args),
-    /// Build, verify or describe the band tables (data/bands.s17t).
+    /// Build, verify or describe the band tables (~/.cache/s17/bands.s17t).
     Tables(tables::Args),
     /// The catalogue of essentially different grids, by slice and entry.
     Enumerate(enumerate::Args),
@@ -70,7 +70,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Canon(args) => canon::run(args),
         Command::Generate(args) => generate::run(args),
-        Command::Tables(args) => tables::run(args),
+        Command::Tables(args) => tables::run(args, cli.quiet),
         Command::Tune(args) => tune::run(args, cli.quiet),
         Command::Validate(args) => validate::run(args, cli.quiet),
         Command::Enumerate(args) => enumerate::run(args, cli.quiet),

@@ -2,13 +2,17 @@
 //! a resumable output file (see `crate::scan` for the file design).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::scan::{Catalogue, OpenMode, ResultFiles, Slice, Totals, checkpoint_header, scan};
+use crate::known::{KnownSet, describe};
+use crate::scan::{
+    Catalogue, OpenMode, ResultFiles, Slice, Totals, checkpoint_header, new_path, scan,
+};
 use crate::search::Searcher;
 
 use super::Outcome;
@@ -38,6 +42,11 @@ pub struct Args {
     /// Stop at the first bad line instead of reporting and skipping it.
     #[arg(long)]
     pub strict: bool,
+    /// A list of known 17s (one puzzle per line): the 17s found whose
+    /// minlex form is not in it also go to FILE.new, and are counted in the
+    /// summary. Pass it on every run of the scan (resumes included).
+    #[arg(long, value_name = "KNOWN")]
+    pub known: Option<PathBuf>,
     /// Worker threads (0 = all cores); grids are searched in parallel.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -66,6 +75,21 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             return Ok(false);
         }
     }
+    let known = match &args.known {
+        None => None,
+        Some(path) => {
+            let (set, bad_known) = KnownSet::read(path)?;
+            for (line, err) in &bad_known {
+                eprintln!("s17 scan: {}: {}", path.display(), describe(*line, err));
+                bad += 1;
+            }
+            if args.strict && !bad_known.is_empty() {
+                eprintln!("s17 scan: stopped at the first bad line (--strict)");
+                return Ok(false);
+            }
+            Some(Arc::new(set))
+        }
+    };
     let mode = match (args.resume, args.force) {
         (true, _) => OpenMode::Resume,
         (false, true) => OpenMode::Overwrite,
@@ -77,6 +101,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         &format!("slice={}", args.slice),
     );
     let (mut files, state) = ResultFiles::open(&args.output, &header, mode)?;
+    let new_before = match &known {
+        Some(set) => files.track_new(Arc::clone(set), &state.found)?,
+        None => 0,
+    };
     let todo: Vec<_> = catalogue
         .grids()
         .filter(|(line, _)| !state.done.contains(line))
@@ -139,6 +167,15 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 "s17 scan: {} grids with {} 17s were done before this run",
                 state.done.len(),
                 state.found.len()
+            );
+        }
+        if let Some(path) = &args.known {
+            let total = files.new_lines();
+            eprintln!(
+                "s17 scan: {} new 17s (not in {}) found in this run, {total} in all in {}",
+                total - new_before,
+                path.display(),
+                new_path(&args.output).display()
             );
         }
     }

@@ -1,7 +1,7 @@
 //! `s17 search`: the 17s of each grid given on the command line or in a file.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -21,7 +21,8 @@ type Pending = (usize, BTreeMap<usize, (usize, GridResult)>);
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Solution grids (81 digits each).
+    /// Solution grids (81 digits each); with none and no --input, grids are
+    /// read from stdin (unless it is a terminal).
     pub grids: Vec<String>,
     /// Read grids from a file, one per line ('-' = stdin).
     #[arg(long, short = 'i', value_name = "FILE")]
@@ -54,7 +55,16 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             }
         }
     }
-    if let Some(path) = &args.input {
+    // With no grid at all, read stdin unless it is a terminal (where the
+    // user would wait for nothing): `cat grids.txt | s17 search`.
+    let input = match &args.input {
+        Some(path) => Some(path.clone()),
+        None if args.grids.is_empty() && !std::io::stdin().is_terminal() => {
+            Some(PathBuf::from("-"))
+        }
+        None => None,
+    };
+    if let Some(path) = &input {
         let source = LineSource::open(Some(path))?;
         let name = source.name.clone();
         let mut index = args.grids.len();
@@ -76,21 +86,19 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     if grids.is_empty() {
         anyhow::ensure!(
             !good,
-            "no grid given (pass grids as arguments or --input FILE)"
+            "no grid given (pass grids as arguments, --input FILE, or on stdin)"
         );
         return Ok(false);
     }
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
     let searcher = Searcher::new(&catalogue, &tables, config);
-    let several = grids.len() > 1 || args.input.is_some();
+    let several = grids.len() > 1 || input.is_some();
     // Results are printed in input order as soon as all earlier grids are done.
+    // The first error (corrupt band tables, or stdout failing) stops the run.
     let pending: Mutex<Pending> = Mutex::new((0, BTreeMap::new()));
-    let failed: Mutex<Option<std::io::Error>> = Mutex::new(None);
-    grids
-        .par_iter()
-        .enumerate()
-        .for_each(|(position, &(index, grid))| {
-            let result = searcher.search(&grid);
+    grids.par_iter().enumerate().try_for_each(
+        |(position, &(index, grid))| -> anyhow::Result<()> {
+            let result = searcher.search(&grid)?;
             let mut guard = pending.lock().expect("no panic while printing");
             guard.1.insert(position, (index, result));
             let mut out = std::io::stdout().lock();
@@ -99,14 +107,12 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 guard.1.remove(&next)
             } {
                 guard.0 += 1;
-                if let Err(e) = print_result(&mut out, index, &result, several, args.stats) {
-                    failed.lock().expect("no panic").get_or_insert(e);
-                }
+                print_result(&mut out, index, &result, several, args.stats)
+                    .context("cannot write the results")?;
             }
-        });
-    if let Some(e) = failed.into_inner().expect("no panic") {
-        return Err(e).context("cannot write the results");
-    }
+            Ok(())
+        },
+    )?;
     Ok(good)
 }
 

@@ -5,13 +5,10 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Context;
-
-use crate::tables::{
-    self, BandTables, MAX_STORED_SIZE, MIN_STORED_SIZE, counts_line, default_table_path,
-};
+use crate::tables::{self, BandTables, MAX_STORED_SIZE, MIN_STORED_SIZE, counts_line};
 
 use super::Outcome;
+use super::common::{open_or_build, table_error, table_path};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -31,7 +28,8 @@ pub enum Command {
 
 #[derive(clap::Args, Debug)]
 pub struct PathArg {
-    /// Table file [default: $S17_TABLES, else data/bands.s17t]
+    /// Table file [default: $S17_TABLES, else s17/bands.s17t in the user's
+    /// cache directory, e.g. ~/.cache/s17/bands.s17t]
     #[arg(long)]
     pub path: Option<PathBuf>,
 }
@@ -48,23 +46,22 @@ pub struct StatsArgs {
 }
 
 impl PathArg {
-    fn resolve(&self) -> PathBuf {
-        self.path.clone().unwrap_or_else(default_table_path)
+    fn resolve(&self) -> anyhow::Result<PathBuf> {
+        table_path(self.path.as_deref())
     }
 }
 
 /// Runs one `tables` subcommand.
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args, quiet: bool) -> Outcome {
     match args.command {
-        Command::Build(path) => build(path.resolve()),
-        Command::Verify(path) => verify(path.resolve()),
-        Command::Stats(stats_args) => stats(stats_args),
+        Command::Build(path) => build(path.resolve()?),
+        Command::Verify(path) => verify(path.resolve()?),
+        Command::Stats(stats_args) => stats(stats_args, quiet),
     }
 }
 
 fn build(path: PathBuf) -> Outcome {
-    let summary = tables::build(&path, true)
-        .with_context(|| format!("building band tables {}", path.display()))?;
+    let summary = tables::build(&path, true).map_err(|e| table_error(e, &path))?;
     eprintln!(
         "s17 tables: wrote {} ({} bands, {:.1} MiB) in {:.1} s",
         path.display(),
@@ -77,11 +74,8 @@ fn build(path: PathBuf) -> Outcome {
 
 fn verify(path: PathBuf) -> Outcome {
     let start = Instant::now();
-    let tables =
-        BandTables::open(&path).with_context(|| format!("band tables {}", path.display()))?;
-    tables
-        .verify()
-        .with_context(|| format!("band tables {}", path.display()))?;
+    let tables = BandTables::open(&path).map_err(|e| table_error(e, &path))?;
+    tables.verify().map_err(|e| table_error(e, &path))?;
     eprintln!(
         "s17 tables: {} is good ({} bands, checksum {:#018x}, {:.3} s)",
         path.display(),
@@ -92,10 +86,9 @@ fn verify(path: PathBuf) -> Outcome {
     Ok(true)
 }
 
-fn stats(args: StatsArgs) -> Outcome {
-    let path = args.path.resolve();
-    let tables = BandTables::open_or_build(&path, true)
-        .with_context(|| format!("band tables {}", path.display()))?;
+fn stats(args: StatsArgs, quiet: bool) -> Outcome {
+    let path = args.path.resolve()?;
+    let tables = open_or_build(&path, quiet)?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     if args.counts {

@@ -1,4 +1,5 @@
-//! Part 2, band 3 (SPEC §4 step 6), and the final uniqueness check.
+//! Part 2, band 3 (ARCHITECTURE.md, stage 7), and the final uniqueness
+//! check (stage 8).
 //!
 //! For a valid XY, band 3 needs exactly `z` clues that hit every band-3 UA
 //! and the band-3 part `t` of every GUA whose bands-1+2 part `s` XY misses.

@@ -13,7 +13,7 @@ pub fn recorded_step<B: AsRef<[u8]> + Sync>(
     searcher: &Searcher<'_, B>,
     grid: &Grid,
 ) -> (Vec<[u64; 4]>, Vec<[u64; 4]>) {
-    let (ids, mut plan) = searcher.plan_of(grid);
+    let (ids, mut plan) = searcher.plan_of(grid).expect("band tables");
     let choice = plan.remove(0);
     let row = choice.rows[0];
     let mut state = searcher.prepare_choice(grid, &choice);

@@ -1,4 +1,4 @@
-//! UA harvest for one band-3 choice (SPEC §4 step 3).
+//! UA harvest for one band-3 choice (ARCHITECTURE.md, stage 4).
 //!
 //! Works on the *search grid*: the grid with its bands reordered so that
 //! band 3 of the search is rows 6..9. Everything found here is a genuine

@@ -1,4 +1,5 @@
-//! The complete 17-clue search of one grid (SPEC §2–§4).
+//! The complete 17-clue search of one grid (ARCHITECTURE.md: the stages,
+//! why the pipeline is sound, the search plan).
 //!
 //! For each of the three band-3 choices of the [`plan`], the grid's bands
 //! are reordered into a *search grid* whose band 3 is rows 6..9; the
@@ -22,7 +23,7 @@ use rayon::prelude::*;
 use crate::band::{BandCatalogue, BandId, band_uas};
 use crate::bits::{Mask81, cells81};
 use crate::grid::{Grid, Puzzle};
-use crate::tables::BandTables;
+use crate::tables::{BandTables, TableError};
 
 pub use harvest::Gua;
 pub use plan::{Choice, Counts, Rank};
@@ -222,21 +223,29 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     }
 
     /// The catalogue identity of each band of `grid` and its search plan.
-    fn plan_of(&self, grid: &Grid) -> (Vec<BandId>, Vec<Choice>) {
+    /// This is where a search first reads each band's tables, so a corrupt
+    /// band section is refused here ([`BandTables::try_band`]), before the
+    /// search relies on it.
+    fn plan_of(&self, grid: &Grid) -> Result<(Vec<BandId>, Vec<Choice>), TableError> {
         let ids: Vec<_> = (0..3)
             .map(|b| self.catalogue.identify(&band_digits(grid, b)))
             .collect();
-        let cost = [0, 1, 2].map(|b| self.tables.band(ids[b].index).sets(6).len() as u64);
-        let min_size = [0, 1, 2].map(|b| self.tables.band(ids[b].index).min_size());
-        (ids, plan::plan(cost, min_size))
+        let mut cost = [0; 3];
+        let mut min_size = [0; 3];
+        for b in 0..3 {
+            let table = self.tables.try_band(ids[b].index)?;
+            cost[b] = table.sets(6).len() as u64;
+            min_size[b] = table.min_size();
+        }
+        Ok((ids, plan::plan(cost, min_size)))
     }
 
     /// A cost estimate of searching `grid` as given: over every row of its
     /// plan, the product of the numbers of valid X and Y sets (sizes up to
     /// 6; rows with a larger size have tiny partners and are left out).
-    pub fn estimate(&self, grid: &Grid) -> u64 {
-        let (ids, plan) = self.plan_of(grid);
-        self.estimate_plan(&ids, &plan)
+    pub fn estimate(&self, grid: &Grid) -> Result<u64, TableError> {
+        let (ids, plan) = self.plan_of(grid)?;
+        Ok(self.estimate_plan(&ids, &plan))
     }
 
     /// [`Self::estimate`] from the band identities and plan.
@@ -263,10 +272,13 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// smaller [`Self::estimate`]: both orientations find every 17 (a
     /// puzzle's transpose is a 17 of the transposed grid), and on random
     /// grids the smaller estimate was the faster search in 11 cases of 11.
-    pub fn search(&self, grid: &Grid) -> GridResult {
+    ///
+    /// An error only if the tables of one of the grid's bands (as given or
+    /// transposed) are corrupt: then nothing is searched.
+    pub fn search(&self, grid: &Grid) -> Result<GridResult, TableError> {
         let transposed = grid.transposed();
-        let (ids, plan) = self.plan_of(grid);
-        let (t_ids, t_plan) = self.plan_of(&transposed);
+        let (ids, plan) = self.plan_of(grid)?;
+        let (t_ids, t_plan) = self.plan_of(&transposed)?;
         if self.estimate_plan(&t_ids, &t_plan) < self.estimate_plan(&ids, &plan) {
             let mut result = self.search_planned(&transposed, &t_ids, t_plan);
             for p in &mut result.puzzles {
@@ -274,15 +286,15 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             }
             result.puzzles.sort();
             result.transposed = true;
-            return result;
+            return Ok(result);
         }
-        self.search_planned(grid, &ids, plan)
+        Ok(self.search_planned(grid, &ids, plan))
     }
 
     /// [`Self::search`] in the grid's own orientation.
-    pub fn search_as_given(&self, grid: &Grid) -> GridResult {
-        let (ids, plan) = self.plan_of(grid);
-        self.search_planned(grid, &ids, plan)
+    pub fn search_as_given(&self, grid: &Grid) -> Result<GridResult, TableError> {
+        let (ids, plan) = self.plan_of(grid)?;
+        Ok(self.search_planned(grid, &ids, plan))
     }
 
     /// The search of `grid` by its band identities and plan.
@@ -333,8 +345,11 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// The band-3 choice and plan row that a 17 of `grid` (in the grid's
     /// own orientation) belongs to, with the puzzle's cells in that
     /// choice's search grid; `None` when its clue counts fall in no row.
+    ///
+    /// # Panics
+    /// If the tables of one of the grid's bands are corrupt.
     pub fn locate(&self, grid: &Grid, p: &Puzzle) -> Option<(Choice, Counts, Mask81)> {
-        let (_, plan) = self.plan_of(grid);
+        let (_, plan) = self.plan_of(grid).unwrap_or_else(|e| panic!("{e}"));
         let clues = p.clue_mask();
         let count = |band: usize| crate::bits::band_part(clues, band).count_ones() as usize;
         plan.into_iter().find_map(|choice| {

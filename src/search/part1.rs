@@ -1,4 +1,5 @@
-//! Part 1, the 2X2Y loop (SPEC §4 step 4), and the bands-1+2 check (step 5).
+//! Part 1, the 2X2Y loop (ARCHITECTURE.md, stage 5), and the bands-1+2
+//! check (stage 6).
 //!
 //! X runs over the slices of band 1's valid sets, Y over band 2's. For a
 //! pair of slices (a *step*) the four slice cells are fixed: UAs they hit are

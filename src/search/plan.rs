@@ -1,6 +1,6 @@
-//! The search plan for one grid (SPEC §3): which band plays band 3, and
-//! which clue counts (x, y, z) each choice searches, so that every 17 of the
-//! grid is found by exactly one (choice, row) pair.
+//! The search plan for one grid (ARCHITECTURE.md): which band plays band 3,
+//! and which clue counts (x, y, z) each choice searches, so that every 17 of
+//! the grid is found by exactly one (choice, row) pair.
 //!
 //! Bands are ranked by cost (their number of valid 6-clue sets; ties by
 //! position): `lo`, `mid`, `hi`. A 17 with clue counts per band takes as

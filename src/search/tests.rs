@@ -5,7 +5,7 @@
 //! Z that make XYZ unique when trying every Z of band 3. The brute force
 //! uses only the solver, never the tables, the UAs or the plan.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::bits::{Mask27, Mask54};
@@ -22,6 +22,25 @@ struct Case {
     known: Vec<Puzzle>,
 }
 
+/// The band tables shared by the tests of this checkout, never the user's
+/// cache: `target/tmp/bands.s17t`, where the integration tests'
+/// `CARGO_TARGET_TMPDIR` points too. Unit tests have no such variable; their
+/// binary is `target/<profile>/deps/s17-<hash>`.
+/// Built once per test binary (the tests of this file run side by side).
+fn test_table_path() -> &'static Path {
+    static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap();
+        let target = exe
+            .ancestors()
+            .nth(3)
+            .expect("target/<profile>/deps/<binary>");
+        let path = target.join("tmp").join("bands.s17t");
+        BandTables::open_or_build(&path, false).unwrap();
+        path
+    })
+}
+
 fn case() -> Case {
     let root = env!("CARGO_MANIFEST_DIR");
     let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
@@ -29,8 +48,7 @@ fn case() -> Case {
     let grid = Grid::parse(GRID29).unwrap();
     let known = KnownIndex::new(&good).expected(&grid);
     assert_eq!(known.len(), 29);
-    let tables =
-        BandTables::open_or_build(PathBuf::from(format!("{root}/data/bands.s17t")), false).unwrap();
+    let tables = BandTables::open_or_build(test_table_path(), false).unwrap();
     Case {
         catalogue: BandCatalogue::new(),
         tables,
