@@ -9,7 +9,13 @@
 //! ```
 //!
 //! Any SIMD used by the search lives in this module, behind named operations
-//! with a scalar fallback.
+//! with a scalar fallback. The SIMD forms are chosen at run time, and the
+//! portable forms can be forced (`S17_PORTABLE=1`, or [`force_portable`]):
+//! see [`kernels`].
+
+pub mod kernels;
+
+pub use kernels::{Form, KernelForms, force_portable, kernel_forms};
 
 /// A set of cells of one band.
 pub type Mask27 = u32;
@@ -247,37 +253,34 @@ mod transpose_tests {
 /// With `W` at most 4 and AVX-512F, four X against eight Y per round, Y
 /// word-major (blocks of `chunk` rounded down to a multiple of 8, at most
 /// 256); else with `W = 4` and AVX2, or `W = 2` and SSE4.1, one 256-bit or
-/// 128-bit test per pair (all detected at run time); otherwise
-/// [`zero_and_pairs_scalar`].
+/// 128-bit test per pair (all detected at run time); otherwise, or when
+/// the portable forms are forced ([`kernels`]), [`zero_and_pairs_scalar`].
 pub fn zero_and_pairs<const W: usize>(
     xs: &[[u64; W]],
     ys: &[[u64; W]],
     chunk: usize,
     out: &mut Vec<(u32, u32)>,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if W <= 4 && std::arch::is_x86_feature_detected!("avx512f") {
-        // SAFETY: AVX-512F is present (checked just above).
-        unsafe { zero_and_pairs_avx512(xs, ys, chunk, out) };
-        return;
+    match kernels::pairs_form(W) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this form is chosen only when AVX-512F was detected.
+        Form::Avx512 => unsafe { zero_and_pairs_avx512(xs, ys, chunk, out) },
+        #[cfg(target_arch = "x86_64")]
+        Form::Avx2 => {
+            let xs4: &[[u64; 4]] = xs.as_flattened().as_chunks::<4>().0;
+            let ys4: &[[u64; 4]] = ys.as_flattened().as_chunks::<4>().0;
+            // SAFETY: this form is chosen only when AVX2 was detected.
+            unsafe { zero_and_pairs_avx2(xs4, ys4, chunk, out) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Form::Sse41 => {
+            let xs2: &[[u64; 2]] = xs.as_flattened().as_chunks::<2>().0;
+            let ys2: &[[u64; 2]] = ys.as_flattened().as_chunks::<2>().0;
+            // SAFETY: this form is chosen only when SSE4.1 was detected.
+            unsafe { zero_and_pairs_sse41(xs2, ys2, chunk, out) }
+        }
+        _ => zero_and_pairs_scalar(xs, ys, chunk, out),
     }
-    #[cfg(target_arch = "x86_64")]
-    if W == 4 && std::arch::is_x86_feature_detected!("avx2") {
-        let xs4: &[[u64; 4]] = xs.as_flattened().as_chunks::<4>().0;
-        let ys4: &[[u64; 4]] = ys.as_flattened().as_chunks::<4>().0;
-        // SAFETY: AVX2 is present (checked just above).
-        unsafe { zero_and_pairs_avx2(xs4, ys4, chunk, out) };
-        return;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if W == 2 && std::arch::is_x86_feature_detected!("sse4.1") {
-        let xs2: &[[u64; 2]] = xs.as_flattened().as_chunks::<2>().0;
-        let ys2: &[[u64; 2]] = ys.as_flattened().as_chunks::<2>().0;
-        // SAFETY: SSE4.1 is present (checked just above).
-        unsafe { zero_and_pairs_sse41(xs2, ys2, chunk, out) };
-        return;
-    }
-    zero_and_pairs_scalar(xs, ys, chunk, out)
 }
 
 /// The portable form of [`zero_and_pairs`], which tests compare against.
@@ -483,15 +486,6 @@ mod pair_tests {
     }
 }
 
-/// Whether the CPU has AVX-512F and VL (detected at run time, cached by
-/// the standard library).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn has_avx512vl() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512vl")
-}
-
 /// Room past the sets that [`file_sets`] may write into each output.
 pub const FILE_SLACK: usize = 8;
 
@@ -510,8 +504,9 @@ pub fn file_sets(
 ) -> (usize, usize) {
     assert!(both.len() >= uas.len() + FILE_SLACK && first.len() >= uas.len() + FILE_SLACK);
     #[cfg(target_arch = "x86_64")]
-    if has_avx512vl() {
-        // SAFETY: AVX-512F and VL are present (checked just above).
+    if kernels::compress_form() == Form::Avx512 {
+        // SAFETY: this form is chosen only when AVX-512F and VL were
+        // detected.
         return unsafe { file_sets_avx512(uas, b, live, both, first) };
     }
     file_sets_scalar(uas, b, live, both, first)
@@ -639,8 +634,9 @@ pub fn unhit_cut(
 ) -> Option<usize> {
     assert!(out.len() >= list.len() + CUT_SLACK);
     #[cfg(target_arch = "x86_64")]
-    if has_avx512vl() {
-        // SAFETY: AVX-512F and VL are present (checked just above).
+    if kernels::compress_form() == Form::Avx512 {
+        // SAFETY: this form is chosen only when AVX-512F and VL were
+        // detected.
         return unsafe { unhit_cut_avx512(list, cell, excluded, out) };
     }
     unhit_cut_scalar(list, cell, excluded, out)
@@ -775,20 +771,12 @@ pub struct NodeScan {
 #[inline]
 pub fn node_scan(list: &[Mask27], left: usize) -> Option<NodeScan> {
     #[cfg(target_arch = "x86_64")]
-    if has_avx512_scan() {
-        // SAFETY: the features are present (checked just above).
+    if kernels::scan_form() == Form::Avx512 {
+        // SAFETY: this form is chosen only when AVX-512F, CD and
+        // VPOPCNTDQ were detected.
         return unsafe { node_scan_avx512(list, left) };
     }
     node_scan_scalar(list, left)
-}
-
-/// Whether the CPU has what [`node_scan`]'s AVX-512 form needs.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn has_avx512_scan() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512cd")
-        && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
 }
 
 /// The portable form of [`node_scan`], which tests compare against. Few
@@ -894,8 +882,9 @@ fn node_scan_avx512(list: &[Mask27], left: usize) -> Option<NodeScan> {
 #[inline]
 pub fn cut_scan(list: &mut [Mask27], field: Mask27) -> Option<Mask27> {
     #[cfg(target_arch = "x86_64")]
-    if has_avx512_scan() {
-        // SAFETY: the features are present (checked just above).
+    if kernels::scan_form() == Form::Avx512 {
+        // SAFETY: this form is chosen only when AVX-512F, CD and
+        // VPOPCNTDQ were detected.
         return unsafe { cut_scan_avx512(list, field) };
     }
     cut_scan_scalar(list, field)
@@ -1095,8 +1084,8 @@ mod scan_tests {
 #[inline]
 pub fn move_bits(x: &[u64], from: &[u64], to: &[u64]) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: BMI2 is present (checked just above).
+    if kernels::move_bits_form() == Form::Bmi2 {
+        // SAFETY: this form is chosen only when BMI2 was detected.
         return unsafe { move_bits_bmi2(x, from, to) };
     }
     move_bits_scalar(x, from, to)
@@ -1180,10 +1169,10 @@ pub fn and_rows<const W: usize>(
     out: &mut Vec<u64>,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if W == 4 && std::arch::is_x86_feature_detected!("avx2") {
+    if kernels::and_rows_form(W) == Form::Avx2 {
         let rows4: &[[u64; 4]] = rows.as_flattened().as_chunks::<4>().0;
         let all4: [u64; 4] = std::array::from_fn(|w| all[w]);
-        // SAFETY: AVX2 is present (checked just above).
+        // SAFETY: this form is chosen only when AVX2 was detected.
         unsafe { and_rows_avx2(rows4, all4, sets, out) };
         return;
     }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use s17::canon::{Transform, minlex_puzzle};
 use s17::generate::random_grid;
@@ -91,6 +91,20 @@ fn sorted_lines(path: &Path) -> Vec<String> {
 fn checkpoint_entries(path: &Path) -> BTreeSet<usize> {
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// The grids a checkpoint records as finished, reading only its complete
+/// lines (it may be read while a scan writes it).
+fn finished_entries(path: &Path) -> BTreeSet<usize> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return BTreeSet::new();
+    };
+    let complete = &text[..text.rfind('\n').map_or(0, |n| n + 1)];
+    complete
+        .lines()
         .skip(1)
         .map(|l| l.split('\t').next().unwrap().parse().unwrap())
         .collect()
@@ -230,9 +244,27 @@ fn resume_after_a_real_kill_gives_the_uninterrupted_output() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    // Kill as soon as the first grid is recorded: the other two are then
+    // still to come (one thread, a second or more each), so the kill lands
+    // mid-scan, which the checkpoint shows afterwards.
+    let done = dir.path().join("out.txt.done");
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while finished_entries(&done).is_empty() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the scan ended before a grid was recorded"
+        );
+        assert!(Instant::now() < deadline, "no grid recorded in 300 s");
+        std::thread::sleep(Duration::from_millis(5));
+    }
     child.kill().unwrap(); // SIGKILL: no clean-up runs
     child.wait().unwrap();
+    let at_kill = finished_entries(&done);
+    let grids: BTreeSet<usize> = fixture().grid_lines.iter().copied().collect();
+    assert!(
+        !at_kill.is_empty() && at_kill.is_subset(&grids) && at_kill.len() < grids.len(),
+        "the kill did not land mid-scan: {at_kill:?} of {grids:?} done"
+    );
     let out = s17(
         dir.path(),
         &["scan", "cat.txt", "-o", "out.txt", "--resume"],

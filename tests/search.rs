@@ -2,75 +2,18 @@
 //! by the exhaustive searches that produced it), mapped onto each grid by
 //! canonical forms and automorphisms (`s17::known`). Run on a release build.
 
-use std::sync::OnceLock;
+mod common;
 
-use s17::band::BandCatalogue;
+use common::fixture;
 use s17::canon::Transform;
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
-use s17::known::{KnownIndex, check_lines};
 use s17::search::{SearchConfig, Searcher};
-use s17::solver::count_solutions;
-use s17::tables::BandTables;
-
-struct Fixture {
-    catalogue: BandCatalogue,
-    tables: BandTables<memmap2::Mmap>,
-    known: KnownIndex,
-    /// Distinct solution grids of the known list (canonical forms), sorted.
-    known_grids: Vec<Grid>,
-}
-
-fn fixture() -> &'static Fixture {
-    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
-    FIXTURE.get_or_init(|| {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
-        let (good, bad) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
-        assert!(bad.is_empty(), "known17.txt has bad lines: {bad:?}");
-        assert_eq!(good.len(), 49_158);
-        let known = KnownIndex::new(&good);
-        assert_eq!(known.grids(), 46_301);
-        let known_grids = known.entries().into_iter().map(|(g, _)| *g).collect();
-        // Shared by the tests of this checkout, never the user's cache.
-        let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
-        let tables = BandTables::open_or_build(path, false).unwrap();
-        Fixture {
-            catalogue: BandCatalogue::new(),
-            tables,
-            known,
-            known_grids,
-        }
-    })
-}
-
-fn search(grid: &Grid) -> Vec<Puzzle> {
-    let f = fixture();
-    Searcher::new(&f.catalogue, &f.tables, SearchConfig::default())
-        .search(grid)
-        .unwrap()
-        .puzzles
-}
 
 fn assert_finds_expected(grid: &Grid) {
     let f = fixture();
-    let expected = f.known.expected(grid);
-    let found = search(grid);
-    for p in &found {
-        assert_eq!(p.clue_count(), 17, "{p}");
-        assert!(p.agrees_with(grid), "{p} is not a puzzle of {grid}");
-        assert_eq!(count_solutions(p, 2), 1, "{p} is not unique");
-    }
-    let missed: Vec<_> = expected.iter().filter(|p| !found.contains(p)).collect();
-    let new: Vec<_> = found.iter().filter(|p| !expected.contains(p)).collect();
-    assert!(
-        missed.is_empty(),
-        "grid {grid}: known 17s missed: {missed:?}"
-    );
-    assert!(
-        new.is_empty(),
-        "grid {grid}: 17s not in the known list (verified unique): {new:?}"
-    );
+    let searcher = Searcher::new(&f.catalogue, &f.tables, SearchConfig::default());
+    common::assert_finds_expected(&searcher, grid);
 }
 
 #[test]

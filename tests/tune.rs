@@ -1,7 +1,12 @@
-//! `s17 tune` on the real binary: one table row per combination, and bad
-//! tuning values refused before any search.
+//! `s17 tune` on the real binary: one table row per combination, each
+//! finding the known 17s of grids that hold some, and bad tuning values
+//! refused before any search.
+
+mod common;
 
 use std::process::{Command, Output};
+
+use s17::grid::Grid;
 
 /// The band tables shared by the tests of this checkout (never the user's
 /// cache), built once.
@@ -25,11 +30,21 @@ fn s17(dir: &std::path::Path, args: &[&str]) -> Output {
 
 #[test]
 fn every_combination_gets_a_row_and_they_agree() {
+    // Two grids holding known 17s (those of data/sample-grids.txt, one and
+    // two 17s; quick to search even with a UA limit of 4): every
+    // combination of the extreme settings must find all their known 17s.
     let dir = tempfile::tempdir().unwrap();
-    let grid = s17::generate::random_grid(&mut fastrand::Rng::with_seed(9));
+    let grids = [
+        "836491752724835961591672438982314576653789124417256893245167389178923645369548217",
+        "384791256297365841651482739875219364413657982926834175142578693568923417739146528",
+    ]
+    .map(|g| Grid::parse(g).unwrap());
+    let known = &common::fixture().known;
+    let expected: usize = grids.iter().map(|g| known.expected(g).len()).sum();
+    assert_eq!(expected, 3);
     std::fs::write(
         dir.path().join("grids.txt"),
-        format!("# one grid\n{grid}\n"),
+        format!("# two grids\n{}\n{}\n", grids[0], grids[1]),
     )
     .unwrap();
     let out = s17(
@@ -38,10 +53,14 @@ fn every_combination_gets_a_row_and_they_agree() {
             "tune",
             "--input",
             "grids.txt",
+            "--threads",
+            "2",
             "--chunk",
-            "64,256",
+            "16,256",
             "--ua-limit",
-            "128",
+            "4,256",
+            "--gua-limit",
+            "0,512",
         ],
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -54,16 +73,32 @@ fn every_combination_gets_a_row_and_they_agree() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines.len(),
-        3,
+        9,
         "a header and one row per combination: {stdout}"
     );
     assert!(lines[0].contains("chunk") && lines[0].contains("xy_tested"));
-    let mut chunks: Vec<&str> = lines[1..]
-        .iter()
-        .map(|l| l.split_whitespace().next().unwrap())
-        .collect();
-    chunks.sort();
-    assert_eq!(chunks, ["256", "64"]);
+    assert!(lines[0].ends_with("17s"), "{}", lines[0]);
+    let mut combinations: Vec<[&str; 3]> = Vec::new();
+    for line in &lines[1..] {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        combinations.push([fields[0], fields[1], fields[2]]);
+        assert_eq!(
+            fields.last().unwrap().parse::<usize>().unwrap(),
+            expected,
+            "{line}"
+        );
+    }
+    combinations.sort();
+    let mut all = Vec::new();
+    for chunk in ["16", "256"] {
+        for ua in ["256", "4"] {
+            for gua in ["0", "512"] {
+                all.push([chunk, ua, gua]);
+            }
+        }
+    }
+    all.sort();
+    assert_eq!(combinations, all);
 }
 
 #[test]

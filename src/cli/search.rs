@@ -27,7 +27,8 @@ pub struct Args {
     /// Read grids from a file, one per line ('-' = stdin).
     #[arg(long, short = 'i', value_name = "FILE")]
     pub input: Option<PathBuf>,
-    /// Print stage counters and times per grid and band-3 choice (stderr).
+    /// Print the kernel forms in use, then stage counters and times per grid
+    /// and band-3 choice (stderr).
     #[arg(long)]
     pub stats: bool,
     /// Worker threads (0 = all cores); grids are searched in parallel.
@@ -92,6 +93,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
     let searcher = Searcher::new(&catalogue, &tables, config);
+    if args.stats {
+        eprintln!("kernels: {}", crate::bits::kernel_forms());
+    }
     let several = grids.len() > 1 || input.is_some();
     // Results are printed in input order as soon as all earlier grids are done.
     // The first error (corrupt band tables, or stdout failing) stops the run.

@@ -130,6 +130,26 @@ impl BandSets {
         None
     }
 
+    /// The whole slice that holds `set` (a full band mask), if it is one
+    /// of these: the X sets of one 2X2Y step as the search sees them.
+    pub fn slice_holding(&self, set: Mask27) -> Option<BandSets> {
+        let s = self.slices.iter().find(|s| {
+            set & s.pair == s.pair
+                && self.rest[s.start as usize..s.end as usize].contains(&(set & !s.pair))
+        })?;
+        let rest = self.rest[s.start as usize..s.end as usize].to_vec();
+        let whole = SliceSets {
+            start: 0,
+            end: rest.len() as u32,
+            ..*s
+        };
+        Some(BandSets {
+            size: self.size,
+            rest,
+            slices: vec![whole],
+        })
+    }
+
     /// Number of sets.
     pub fn len(&self) -> usize {
         self.rest.len()

@@ -6,11 +6,13 @@
 //! uses only the solver, never the tables, the UAs or the plan.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use super::*;
-use crate::bits::{Mask27, Mask54};
+use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, band_part, from_band};
+use crate::canon::Transform;
 use crate::known::{KnownIndex, check_lines};
-use crate::solver::count_solutions;
+use crate::solver::{count_solutions, other_solution};
 
 const GRID29: &str =
     "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
@@ -20,6 +22,8 @@ struct Case {
     tables: BandTables<memmap2::Mmap>,
     grid: Grid,
     known: Vec<Puzzle>,
+    /// The known list by solution grid.
+    index: KnownIndex,
 }
 
 /// The band tables shared by the tests of this checkout, never the user's
@@ -41,20 +45,40 @@ fn test_table_path() -> &'static Path {
     })
 }
 
-fn case() -> Case {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
-    let (good, _) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
-    let grid = Grid::parse(GRID29).unwrap();
-    let known = KnownIndex::new(&good).expected(&grid);
-    assert_eq!(known.len(), 29);
-    let tables = BandTables::open_or_build(test_table_path(), false).unwrap();
-    Case {
-        catalogue: BandCatalogue::new(),
-        tables,
-        grid,
-        known,
+/// The tables, the known list and the 29-17 grid, loaded once.
+fn case() -> &'static Case {
+    static CASE: OnceLock<Case> = OnceLock::new();
+    CASE.get_or_init(|| {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
+        let (good, _) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
+        let grid = Grid::parse(GRID29).unwrap();
+        let index = KnownIndex::new(&good);
+        let known = index.expected(&grid);
+        assert_eq!(known.len(), 29);
+        let tables = BandTables::open_or_build(test_table_path(), false).unwrap();
+        Case {
+            catalogue: BandCatalogue::new(),
+            tables,
+            grid,
+            known,
+            index,
+        }
+    })
+}
+
+/// The 29-17 grid, then `n` grids of the known list drawn with seed 18,
+/// each in a random orientation.
+fn golden_grids(n: usize) -> Vec<Grid> {
+    let case = case();
+    let grids: Vec<Grid> = case.index.entries().into_iter().map(|(g, _)| *g).collect();
+    let mut rng = fastrand::Rng::with_seed(18);
+    let mut out = vec![case.grid];
+    for _ in 0..n {
+        let grid = grids[rng.usize(..grids.len())];
+        out.push(Transform::random(&mut rng).apply_grid(&grid));
     }
+    out
 }
 
 /// Every k-subset of the 27 cells (Gosper's hack).
@@ -97,7 +121,7 @@ fn part1_with_one_x_gives_exactly_the_valid_xy_of_brute_force() {
         .collect();
     let mut checked = 0;
     for p in case.known.iter().step_by(7) {
-        let (choice, counts, cells) = locate(&case, &searcher, p);
+        let (choice, counts, cells) = locate(case, &searcher, p);
         if counts.y > 6 {
             continue;
         }
@@ -147,7 +171,7 @@ fn band3_gives_exactly_the_completions_of_brute_force() {
     let searcher = Searcher::new(&case.catalogue, &case.tables, SearchConfig::default());
     let mut checked = 0;
     for p in case.known.iter().step_by(5) {
-        let (choice, counts, cells) = locate(&case, &searcher, p);
+        let (choice, counts, cells) = locate(case, &searcher, p);
         if counts.z > 7 {
             continue;
         }
@@ -166,4 +190,98 @@ fn band3_gives_exactly_the_completions_of_brute_force() {
         checked += 1;
     }
     assert!(checked >= 3, "only {checked} cases checked");
+}
+
+#[test]
+fn every_known_17_survives_part1_and_the_bands12_check_at_its_own_z() {
+    // For each 17 of the golden grids, its plan row is run with its true z
+    // (so the GUA, socket and band-3 cuts all apply) over the X slice that
+    // holds its X and every Y: its XY must come out of part 1 valid for
+    // bands 1+2, and every XY that comes out must be.
+    let case = case();
+    let searcher = Searcher::new(&case.catalogue, &case.tables, SearchConfig::default());
+    let band3 = GRID_FULL & !(BANDS12_FULL as u128);
+    let (mut checked, mut splits) = (0, std::collections::BTreeSet::new());
+    for grid in golden_grids(10) {
+        let ids: Vec<_> = (0..3)
+            .map(|b| case.catalogue.identify(&band_digits(&grid, b)))
+            .collect();
+        for p in case.index.expected(&grid) {
+            let (choice, counts, cells) = searcher
+                .locate(&grid, &p)
+                .unwrap_or_else(|| panic!("{p} falls in no row of the plan"));
+            let xy = cells as u64 & BANDS12_FULL;
+            let sets = |band: usize, size: usize| {
+                BandSets::for_band(&case.catalogue, &case.tables, &ids[band], size)
+            };
+            let xslice = sets(choice.bands[0], counts.x)
+                .slice_holding(band_part(cells, 0))
+                .expect("a 17's X is a valid band-1 set");
+            let ysets = sets(choice.bands[1], counts.y);
+            assert!(ysets.only(band_part(cells, 1)).is_some(), "{p}");
+            let mut state = searcher.prepare_choice(&grid, &choice);
+            state.record_valid_xy = Some(Vec::new());
+            state.run_row(&xslice, &ysets, counts.z);
+            let valid = state.record_valid_xy.take().unwrap();
+            assert!(
+                valid.contains(&xy),
+                "grid {grid}: the XY of {p} ({counts:?}, band 3 {:?}) does not survive part 1",
+                choice.band3_rank
+            );
+            for &v in &valid {
+                let clues = v as u128 | band3;
+                assert_eq!(other_solution(&state.grid, clues), None, "{v:#x}");
+            }
+            checked += 1;
+            splits.insert((choice.band3_rank, counts));
+        }
+    }
+    // The 29 of the 29-17 grid and at least one per other grid, over the
+    // three band-3 choices.
+    assert!(checked >= 39, "{checked} 17s");
+    let ranks: std::collections::BTreeSet<_> = splits.iter().map(|(r, _)| *r).collect();
+    assert_eq!(ranks.len(), 3, "{splits:?}");
+}
+
+#[test]
+fn every_set_harvested_at_the_default_limits_is_unavoidable() {
+    // On the search grid of every band-3 choice of several grids (the 29-17
+    // grid, three known grids, two random grids): every UA12, band-3 UA
+    // and GUA has a second solution outside it.
+    let case = case();
+    let searcher = Searcher::new(&case.catalogue, &case.tables, SearchConfig::default());
+    let limits = SearchConfig::default().harvest_limits();
+    let mut grids = golden_grids(3);
+    let mut rng = fastrand::Rng::with_seed(18);
+    grids.extend((0..2).map(|_| crate::generate::random_grid(&mut rng)));
+    let (mut ua12s, mut band3s, mut guas) = (0, 0, 0);
+    for grid in &grids {
+        let (_, plan) = searcher.plan_of(grid).unwrap();
+        for choice in plan {
+            let search_grid = reorder_bands(grid, choice.bands);
+            let unavoidable =
+                |set: Mask81| set != 0 && other_solution(&search_grid, GRID_FULL & !set).is_some();
+            for u in harvest::harvest_ua12(&search_grid, &limits) {
+                assert_eq!(u & !BANDS12_FULL, 0, "{u:#x}");
+                assert!(unavoidable(u as u128), "UA12 {u:#x} of {search_grid}");
+                ua12s += 1;
+            }
+            for t in band_uas(&band_digits(&search_grid, 2)) {
+                assert!(
+                    unavoidable(from_band(t, 2)),
+                    "band-3 UA {t:#x} of {search_grid}"
+                );
+                band3s += 1;
+            }
+            for g in harvest::harvest_guas(&search_grid, &limits) {
+                assert!(g.s != 0 && g.t != 0, "{g:?}");
+                assert!(unavoidable(g.cells()), "GUA {g:?} of {search_grid}");
+                guas += 1;
+            }
+        }
+    }
+    assert!(
+        ua12s > 5000 && band3s > 200 && guas > 5000,
+        "{ua12s} UA12, {band3s} band-3 UAs, {guas} GUAs"
+    );
 }

@@ -95,27 +95,39 @@ mod tests {
         let empty = Puzzle::parse(&".".repeat(81)).unwrap();
         let (n, sols) = solutions(&empty, 5, 5);
         assert_eq!((n, sols.len()), (5, 5));
-        // Remove a deadly pattern: two rows, two columns, two boxes.
+        // Empty a deadly rectangle (digits a, b / b, a on two rows and two
+        // columns, in two boxes): exactly two solutions. The grid has two
+        // such rectangles (rows 3 and 6, columns 7 and 9; rows 5 and 6,
+        // columns 1 and 4).
         let g = Grid::parse(grid).unwrap();
-        let mut d = *g.digits();
-        // Find a rectangle in band 0 with digits a,b / b,a.
-        let mut hole = None;
-        'outer: for c1 in 0..9 {
-            for c2 in c1 + 1..9 {
-                for r2 in 1..3 {
-                    let (a, b) = (d[c1], d[c2]);
-                    if c1 / 3 != c2 / 3 && d[r2 * 9 + c1] == b && d[r2 * 9 + c2] == a {
-                        hole = Some([c1, c2, r2 * 9 + c1, r2 * 9 + c2]);
-                        break 'outer;
-                    }
+        let d = *g.digits();
+        let mut rectangles = Vec::new();
+        for (r1, r2) in (0..9).flat_map(|r1| (r1 + 1..9).map(move |r2| (r1, r2))) {
+            for (c1, c2) in (0..9).flat_map(|c1| (c1 + 1..9).map(move |c2| (c1, c2))) {
+                let cells = [9 * r1 + c1, 9 * r1 + c2, 9 * r2 + c1, 9 * r2 + c2];
+                let mut boxes: Vec<usize> = cells.iter().map(|&c| box_of(c)).collect();
+                boxes.sort_unstable();
+                boxes.dedup();
+                if d[cells[0]] == d[cells[3]] && d[cells[1]] == d[cells[2]] && boxes.len() == 2 {
+                    rectangles.push(cells);
                 }
             }
         }
-        if let Some(h) = hole {
-            for c in h {
-                d[c] = 0;
+        assert_eq!(rectangles.len(), 2, "{rectangles:?}");
+        for cells in rectangles {
+            let mut holed = d;
+            for c in cells {
+                holed[c] = 0;
             }
-            assert_eq!(solutions(&Puzzle::from_digits(d), 10, 2).0, 2);
+            let (n, sols) = solutions(&Puzzle::from_digits(holed), 10, 10);
+            assert_eq!(n, 2, "{cells:?}");
+            // The grid, and the grid with the rectangle's digits swapped.
+            let mut changed: Vec<usize> = sols
+                .iter()
+                .map(|s| g.difference(s).count_ones() as usize)
+                .collect();
+            changed.sort_unstable();
+            assert_eq!(changed, [0, 4], "{cells:?}");
         }
     }
 }

@@ -1,0 +1,99 @@
+//! Shared by the end-to-end search tests: the band tables, the known list
+//! indexed by solution grid (the oracle: it is complete), and the golden
+//! corpus of grids holding known 17s.
+
+// Each test target uses its own part of this module.
+#![allow(dead_code)]
+
+use std::sync::OnceLock;
+
+use s17::band::BandCatalogue;
+use s17::canon::Transform;
+use s17::grid::{Grid, Puzzle};
+use s17::known::{KnownIndex, check_lines};
+use s17::search::{GridResult, Searcher};
+use s17::solver::count_solutions;
+use s17::tables::BandTables;
+
+/// The grid with the most known 17s (29), in minlex form.
+pub const GRID29: &str =
+    "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
+
+pub struct Fixture {
+    pub catalogue: BandCatalogue,
+    pub tables: BandTables<memmap2::Mmap>,
+    pub known: KnownIndex,
+    /// Distinct solution grids of the known list (canonical forms), sorted.
+    pub known_grids: Vec<Grid>,
+}
+
+pub fn fixture() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
+        let (good, bad) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
+        assert!(bad.is_empty(), "known17.txt has bad lines: {bad:?}");
+        assert_eq!(good.len(), 49_158);
+        let known = KnownIndex::new(&good);
+        assert_eq!(known.grids(), 46_301);
+        let known_grids = known.entries().into_iter().map(|(g, _)| *g).collect();
+        // Shared by the tests of this checkout, never the user's cache.
+        let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
+        let tables = BandTables::open_or_build(path, false).unwrap();
+        Fixture {
+            catalogue: BandCatalogue::new(),
+            tables,
+            known,
+            known_grids,
+        }
+    })
+}
+
+/// Grids of the golden corpus after the 29-17 grid.
+pub const GOLDEN_KNOWN: usize = 10;
+
+/// The golden corpus: the grid with 29 known 17s, then ten grids of the
+/// known list drawn with seed 18, each in a random orientation (the same
+/// grids as `src/search/tests.rs`). Every grid holds known 17s.
+pub fn golden_grids() -> Vec<Grid> {
+    let f = fixture();
+    let mut rng = fastrand::Rng::with_seed(18);
+    let mut grids = vec![Grid::parse(GRID29).unwrap()];
+    for _ in 0..GOLDEN_KNOWN {
+        let grid = f.known_grids[rng.usize(..f.known_grids.len())];
+        grids.push(Transform::random(&mut rng).apply_grid(&grid));
+    }
+    for grid in &grids {
+        assert!(!f.known.expected(grid).is_empty(), "{grid}");
+    }
+    grids
+}
+
+/// Searches `grid` and checks that exactly the 17s the known list predicts
+/// come out, each one a verified 17 of the grid.
+pub fn assert_finds_expected<B: AsRef<[u8]> + Sync>(
+    searcher: &Searcher<'_, B>,
+    grid: &Grid,
+) -> GridResult {
+    let expected = fixture().known.expected(grid);
+    let result = searcher.search(grid).unwrap();
+    let found = &result.puzzles;
+    for p in found {
+        assert_eq!(p.clue_count(), 17, "{p}");
+        assert!(p.agrees_with(grid), "{p} is not a puzzle of {grid}");
+        assert_eq!(count_solutions(p, 2), 1, "{p} is not unique");
+    }
+    let missed: Vec<&Puzzle> = expected.iter().filter(|p| !found.contains(p)).collect();
+    let new: Vec<&Puzzle> = found.iter().filter(|p| !expected.contains(p)).collect();
+    let config = searcher.config();
+    assert!(
+        missed.is_empty(),
+        "grid {grid} ({config:?}): known 17s missed: {missed:?}"
+    );
+    assert!(
+        new.is_empty(),
+        "grid {grid} ({config:?}): 17s not in the known list (verified unique): {new:?}"
+    );
+    result
+}

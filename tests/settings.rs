@@ -1,0 +1,116 @@
+//! The complete search under each non-default tuning setting, against the
+//! known list: every setting must find exactly the known 17s of the golden
+//! corpus (`common::golden_grids`: the 29-17 grid and ten known grids in
+//! random orientation; for the slowest setting, a UA limit of 4, the 29-17
+//! grid and three of the others). A setting only decides how many genuine
+//! UAs filter early, so none may change the 17s; most tests also check on
+//! the 29-17 grid that their setting did change the search (a counter
+//! moves the way it must against the default's). The portable kernels are
+//! checked in `tests/portable.rs`. Run on a release build.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::{GOLDEN_KNOWN, assert_finds_expected, fixture, golden_grids};
+use s17::search::{SearchConfig, Searcher, Stats};
+
+/// Every grid of the golden corpus.
+const ALL: [usize; 1 + GOLDEN_KNOWN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+/// Searches the grids `which` of the golden corpus (positions in
+/// `golden_grids()`, the 29-17 grid first) under `config`; returns the
+/// counters of the 29-17 grid.
+fn check_setting(config: SearchConfig, which: &[usize]) -> Stats {
+    assert_ne!(config, SearchConfig::default());
+    config.validate().unwrap();
+    assert_eq!(
+        which[0], 0,
+        "the 29-17 grid is searched under every setting"
+    );
+    let f = fixture();
+    let searcher = Searcher::new(&f.catalogue, &f.tables, config);
+    let grids = golden_grids();
+    let stats: Vec<Stats> = which
+        .iter()
+        .map(|&k| assert_finds_expected(&searcher, &grids[k]).total())
+        .collect();
+    stats[0]
+}
+
+/// The counters of the 29-17 grid at the default setting.
+fn default_stats() -> &'static Stats {
+    static STATS: OnceLock<Stats> = OnceLock::new();
+    STATS.get_or_init(|| {
+        let f = fixture();
+        let searcher = Searcher::new(&f.catalogue, &f.tables, SearchConfig::default());
+        assert_finds_expected(&searcher, &golden_grids()[0]).total()
+    })
+}
+
+#[test]
+fn a_ua_limit_of_four_finds_the_known_17s() {
+    let stats = check_setting(
+        SearchConfig {
+            ua_limit: 4,
+            ..SearchConfig::default()
+        },
+        // The slowest setting, about ten times the default's time (a
+        // minute of CPU for the 29-17 grid, 2 to 70 s for the others):
+        // for CI, the 29-17 grid and three of the faster others.
+        &[0, 2, 5, 7],
+    );
+    // Fewer UAs in the vectors: more XY survive the inner loop.
+    assert!(stats.survivors > default_stats().survivors, "{stats:?}");
+}
+
+#[test]
+fn a_gua_limit_of_zero_finds_the_known_17s() {
+    let stats = check_setting(
+        SearchConfig {
+            gua_limit: 0,
+            ..SearchConfig::default()
+        },
+        &ALL,
+    );
+    // No GUA bits: no survivor dies on the step's sockets, band 3 on
+    // every GUA kills them instead.
+    assert!(stats.gua_dead > default_stats().gua_dead, "{stats:?}");
+}
+
+#[test]
+fn chunks_of_16_find_the_known_17s() {
+    check_setting(
+        SearchConfig {
+            chunk: 16,
+            ..SearchConfig::default()
+        },
+        &ALL,
+    );
+}
+
+#[test]
+fn a_harvest_of_two_digits_finds_the_known_17s() {
+    let stats = check_setting(
+        SearchConfig {
+            ua12_digits: 2,
+            gua_digits: 2,
+            ..SearchConfig::default()
+        },
+        &ALL,
+    );
+    assert!(stats.ua12 < default_stats().ua12, "{stats:?}");
+    assert!(stats.guas < default_stats().guas, "{stats:?}");
+}
+
+#[test]
+fn few_fillings_find_the_known_17s() {
+    let stats = check_setting(
+        SearchConfig {
+            fillings: 3,
+            ..SearchConfig::default()
+        },
+        &ALL,
+    );
+    assert!(stats.ua12 < default_stats().ua12, "{stats:?}");
+}
