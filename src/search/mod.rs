@@ -40,7 +40,7 @@ pub struct SearchConfig {
     /// Y vectors per block of the XY inner loop (16..=4096; default 256;
     /// the AVX-512 loop takes at most 256 at a time).
     pub chunk: usize,
-    /// Largest digit subset freed when harvesting UA12 (2..=6; default 4).
+    /// Largest digit subset freed when harvesting UA12 (2..=6; default 5).
     pub ua12_digits: usize,
     /// Largest digit subset freed when harvesting GUAs (2..=6; default 4).
     pub gua_digits: usize,
