@@ -1,23 +1,40 @@
-//! Part 2, band 3 (ARCHITECTURE.md, stage 7), and the final uniqueness
-//! check (stage 8).
+//! The band-3 half of a search: everything that depends on band 3 (its
+//! GUAs and their sockets, band 3's own UAs, the socket checks of part 1,
+//! part 2 and the final check), kept apart from the bands-1+2 half
+//! ([`super::part1::Bands12`]) so that one bands-1+2 state can serve every
+//! band 3 of a catalogue entry (ARCHITECTURE.md, stages 5 to 8).
 //!
-//! For a valid XY, band 3 needs exactly `z` clues that hit every band-3 UA
-//! and the band-3 part `t` of every GUA whose bands-1+2 part `s` XY misses.
-//! Those clue sets are enumerated as hitting sets: take the first required
-//! set not yet hit and branch on its cells, excluding the cells of earlier
-//! branches (so each clue set comes once); when everything is hit, the clues
-//! still missing are any cells not excluded. Each candidate gets the full
-//! uniqueness check; a failure yields a fresh UA, which joins the GUA list
-//! (it is one: the other solution keeps XY, so its bands-1+2 part is missed
-//! by XY and its band-3 part must be hit).
+//! Part 2 (stage 7): for a valid XY, band 3 needs exactly `z` clues that
+//! hit every band-3 UA and the band-3 part `t` of every GUA whose
+//! bands-1+2 part `s` XY misses. Those clue sets are enumerated as hitting
+//! sets: take the first required set not yet hit and branch on its cells,
+//! excluding the cells of earlier branches (so each clue set comes once);
+//! when everything is hit, the clues still missing are any cells not
+//! excluded. Each candidate gets the full uniqueness check (stage 8); a
+//! failure yields a fresh UA, which joins the GUA list (it is one: the other
+//! solution keeps XY, so its bands-1+2 part is missed by XY and its band-3
+//! part must be hit).
 
 use std::collections::HashMap;
 
-use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81};
+use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81, cells27, cells54};
+use crate::grid::Grid;
 use crate::solver::other_solution;
 
 use super::harvest::Gua;
-use super::part1::{ChoiceState, low_bits};
+use super::hitting::{
+    MiniRowBound, Sockets, all_bits, can_hit, disjoint_sets_exceed, hitting_set, low_bits,
+};
+use super::sets::BAND1;
+use super::{SearchConfig, Stats};
+
+/// Most sockets (distinct band-3 parts of GUAs with bits in the step).
+const MAX_SOCKETS: usize = Sockets::BITS as usize;
+// The GUA index leaves the parts with sockets to the caller.
+const _: () = assert!(MAX_SOCKETS == SOCKET_PARTS as usize);
+
+/// Most 64-bit words of GUA bits in a step vector.
+const MAX_GUA_WORDS: usize = 8;
 
 /// Every GUA of a choice (harvested and fresh) indexed by cell: bit k of
 /// cell c's row (one flat array, rows of `stride` words) is set when GUA
@@ -322,7 +339,491 @@ pub struct Band3Buffers {
     hit: Vec<u64>,
 }
 
-impl ChoiceState {
+/// The band-3 state of one search grid (bands 1+2 and one band 3): its GUAs
+/// and sockets (growing as final checks fail), the 17s found, counters, and
+/// the per-X-slice views part 1 reads.
+pub struct Band3State {
+    /// The search grid: bands 1 and 2 as the bands-1+2 state has them,
+    /// this band 3 as rows 6..9.
+    pub grid: Grid,
+    /// Harvested GUAs (bands-1+2 part non-empty) and the socket of each.
+    pub guas: Vec<Gua>,
+    gua_socket: Vec<u8>,
+    /// The band-3 part of each socket.
+    socket_t: Vec<Mask27>,
+    /// The [`MiniRowBound::bit`] of each socket's T.
+    socket_bit: Vec<u64>,
+    /// For each socket, the other sockets whose T lies inside its T.
+    socket_dom: Vec<Sockets>,
+    /// For each UA inside band 3 (kept in the GUA index, in the same
+    /// order), the sockets whose T lies inside it: with one of them open the
+    /// UA is hit anyway.
+    band3_holds: Vec<Sockets>,
+    /// Every GUA, indexed by cell for part 2.
+    gua_index: GuaIndex,
+    config: SearchConfig,
+    pub stats: Stats,
+    /// The 17s found, as cell masks of the search grid.
+    pub found: Vec<Mask81>,
+    /// UA12 found by a final check (none is expected: XY was valid for
+    /// bands 1+2), for the bands-1+2 state to take.
+    pub(super) fresh_ua12: Vec<Mask54>,
+    /// GUAs with a bit in this X slice: bands-1+2 part, socket; grouped
+    /// by socket.
+    guas_x: Vec<(Mask54, u8)>,
+    /// Scratch list for sorting `guas_x`.
+    guas_sorted: Vec<(Mask54, u8)>,
+    /// GUAs with a socket that the X slice's pair misses but that got no
+    /// GUA bit (past the limit): bands-1+2 part, socket. The GUA index
+    /// reads them for band 3 on every GUA.
+    guas_unbitted: Vec<(Mask54, u32)>,
+    /// Per word of GUA bits: the top bit of each socket's group (its part
+    /// in the word), and the other bits of the groups.
+    gtop: [u64; MAX_GUA_WORDS],
+    glow: [u64; MAX_GUA_WORDS],
+    /// The socket of each GUA bit.
+    gsocket: Vec<u8>,
+    /// Per word of GUA bits: the top bits of the groups in socket order
+    /// (all groups of the slice's start; a fresh GUA's group comes after),
+    /// and their sockets (one each, in the same order).
+    gtop_sorted: [u64; MAX_GUA_WORDS],
+    gtop_sockets: [u64; MAX_GUA_WORDS],
+    /// The OR of the [`MiniRowBound`] bits of the sockets in each byte
+    /// value of each byte of a [`Sockets`] mask.
+    family_table: Box<[[u64; 256]; 8]>,
+    /// Per band-3 cell: the sockets whose T holds it.
+    cell_sockets: [Sockets; 27],
+    /// The last [`WITNESSES`] band-3 clue sets found by the feasibility
+    /// check (each hits band 3's UAs): the sockets each hits and its size.
+    witnesses: Vec<(Sockets, u8)>,
+    /// Where the next witness goes once the list is full.
+    witness_next: usize,
+    /// The X pair and the live cells of both bands of this X slice.
+    slice_cells: (Mask54, Mask54),
+    /// The live cells of the X slice's sets (band 1).
+    slice_xlive: Mask54,
+    /// Set while an X slice is searched: fresh sets join its lists.
+    slice_active: bool,
+    /// Sockets open for every XY of this X slice, and the
+    /// [`MiniRowBound`] family of their T's.
+    forced_x: Sockets,
+    forced_x_family: u64,
+    /// Words of GUA bits in this X slice.
+    gwords: usize,
+    /// Per cell of bands 1+2: the GUA bits whose set the cell hits.
+    ghit: Vec<[u64; MAX_GUA_WORDS]>,
+    /// The GUA bits every X of the slice misses.
+    gx_all: [u64; MAX_GUA_WORDS],
+    /// The number of GUA bits of the slice and the mask of them all (it
+    /// grows when fresh GUAs join the slice).
+    bits: (usize, [u64; MAX_GUA_WORDS]),
+    band3: Band3Buffers,
+}
+
+/// Band-3 clue sets remembered as witnesses of feasibility.
+const WITNESSES: usize = 32;
+
+impl Band3State {
+    /// The state of search grid `grid` with its harvested GUAs and band 3's
+    /// own UAs.
+    pub fn new(grid: Grid, guas: Vec<Gua>, band3_uas: Vec<Mask27>, config: SearchConfig) -> Self {
+        let mut state = Band3State {
+            grid,
+            guas: Vec::new(),
+            gua_socket: Vec::new(),
+            socket_t: Vec::new(),
+            socket_bit: Vec::new(),
+            socket_dom: Vec::new(),
+            band3_holds: Vec::new(),
+            gua_index: Default::default(),
+            config,
+            stats: Stats {
+                guas: guas.len() as u64,
+                ..Stats::default()
+            },
+            found: Vec::new(),
+            fresh_ua12: Vec::new(),
+            guas_x: Vec::new(),
+            guas_sorted: Vec::new(),
+            guas_unbitted: Vec::new(),
+            gtop: [0; MAX_GUA_WORDS],
+            glow: [0; MAX_GUA_WORDS],
+            gsocket: Vec::new(),
+            gtop_sorted: [0; MAX_GUA_WORDS],
+            gtop_sockets: [0; MAX_GUA_WORDS],
+            family_table: Box::new([[0; 256]; 8]),
+            cell_sockets: [0; 27],
+            witnesses: Vec::new(),
+            witness_next: 0,
+            slice_cells: (0, 0),
+            slice_xlive: 0,
+            slice_active: false,
+            forced_x: 0,
+            forced_x_family: 0,
+            gwords: 1,
+            ghit: Vec::new(),
+            gx_all: [0; MAX_GUA_WORDS],
+            bits: (0, [0; MAX_GUA_WORDS]),
+            band3: Default::default(),
+        };
+        for u in band3_uas {
+            state.add_band3_ua(u);
+        }
+        for g in guas {
+            state.add_gua(g);
+        }
+        state
+    }
+
+    /// Adds a GUA to the index band 3 reads, and to the socketed list when
+    /// its T is one of the first 64 distinct T's (socket = the index's id
+    /// of the T).
+    pub(super) fn add_gua(&mut self, g: Gua) {
+        let socket = self.gua_index.push(g) as usize;
+        if socket >= MAX_SOCKETS {
+            self.gua_index.slice_push(g.s, socket as u32);
+            return;
+        }
+        if socket == self.socket_t.len() {
+            let mut dom = 0;
+            for (r, &t) in self.socket_t.iter().enumerate() {
+                if t & !g.t == 0 {
+                    dom |= 1 << r;
+                } else if g.t & !t == 0 {
+                    self.socket_dom[r] |= 1 << socket;
+                }
+            }
+            let family_bit = MiniRowBound::bit(g.t);
+            self.socket_t.push(g.t);
+            self.socket_bit.push(family_bit);
+            let (byte, bit) = (socket / 8, socket % 8);
+            for (v, family) in self.family_table[byte].iter_mut().enumerate() {
+                if v >> bit & 1 != 0 {
+                    *family |= family_bit;
+                }
+            }
+            self.socket_dom.push(dom);
+            for c in cells27(g.t) {
+                self.cell_sockets[c] |= 1 << socket;
+            }
+            for (holds, u) in self.band3_holds.iter_mut().zip(self.gua_index.band3_uas()) {
+                if g.t & !u == 0 {
+                    *holds |= 1 << socket;
+                }
+            }
+        }
+        // Smallest bands-1+2 part first: those are missed most often, so
+        // they take the step's bits first.
+        let size = g.s.count_ones();
+        let at = self.guas.partition_point(|h| h.s.count_ones() <= size);
+        self.guas.insert(at, g);
+        self.gua_socket.insert(at, socket as u8);
+        self.slice_add_gua(g.s, socket);
+    }
+
+    /// A fresh GUA with a socket joins the current X slice: its socket is
+    /// forced when no cell of the slice can hit it, else it gets the next
+    /// GUA bit (a group of its own) while there is room, else it joins the
+    /// GUAs band 3 on every GUA reads.
+    fn slice_add_gua(&mut self, s: Mask54, socket: usize) {
+        if self.forced_x & (1 << socket) != 0 {
+            return;
+        }
+        let Some(v) = self.slice_cut(s) else {
+            return;
+        };
+        if v == 0 {
+            self.forced_x |= 1 << socket;
+            self.forced_x_family |= self.socket_bit[socket];
+            return;
+        }
+        let k = self.guas_x.len();
+        if k >= self.config.gua_limit.min(64 * MAX_GUA_WORDS) {
+            self.guas_unbitted.push((s, socket as u32));
+            self.gua_index.slice_push(s, socket as u32);
+            return;
+        }
+        let (w, bit) = (k / 64, 1 << (k % 64));
+        self.guas_x.push((v, socket as u8));
+        self.gsocket.push(socket as u8);
+        self.gtop[w] |= bit;
+        for c in cells54(v) {
+            self.ghit[c][w] |= bit;
+        }
+        if v & self.slice_xlive == 0 {
+            self.gx_all[w] |= bit;
+        }
+        self.gwords = w + 1;
+    }
+
+    /// A fresh set of bands 1+2 as the current X slice sees it: `None` when
+    /// no slice is searched or the slice's X pair hits it, else its cells
+    /// that the slice's sets can still take (as `prepare_x_slice` cuts).
+    fn slice_cut(&self, s: Mask54) -> Option<Mask54> {
+        let (pair, cells) = self.slice_cells;
+        (self.slice_active && s & pair == 0).then_some(s & cells & !pair)
+    }
+
+    /// Adds a UA inside band 3.
+    pub(super) fn add_band3_ua(&mut self, t: Mask27) {
+        let holds = (0..self.socket_t.len())
+            .filter(|&k| self.socket_t[k] & !t == 0)
+            .fold(0, |m, k| m | 1 << k);
+        self.band3_holds.push(holds);
+        self.gua_index.push_band3_ua(t);
+    }
+
+    /// Prepares the GUAs for an X slice with pair `a` and live cells `live`
+    /// (band 1): each GUA the pair misses gets a GUA bit for the slice (up
+    /// to the limit), or forces its socket when no cell of the slice can
+    /// hit it.
+    pub(super) fn prepare_x_slice(&mut self, a: Mask27, live: Mask27) {
+        let xlive = live as u64;
+        let (a, live) = (a as u64, xlive | !BAND1);
+        self.slice_active = true;
+        self.slice_cells = (a, (a | live) & BANDS12_FULL);
+        self.slice_xlive = xlive;
+        let gua_limit = self.config.gua_limit.min(64 * MAX_GUA_WORDS);
+        self.guas_x.clear();
+        self.guas_unbitted.clear();
+        self.gua_index.forget_slice();
+        self.forced_x = 0;
+        for (g, &socket) in self.guas.iter().zip(&self.gua_socket) {
+            if g.s & a == 0 && self.forced_x & (1 << socket) == 0 {
+                let v = g.s & live;
+                if v == 0 {
+                    self.forced_x |= 1 << socket;
+                } else if self.guas_x.len() < gua_limit {
+                    self.guas_x.push((v, socket));
+                } else {
+                    self.guas_unbitted.push((g.s, socket as u32));
+                }
+            }
+        }
+        self.forced_x_family = cells54(self.forced_x).fold(0, |f, k| f | self.socket_bit[k]);
+        // Grouped by socket, so that finding the open sockets takes one
+        // step per socket (see `sockets_of`).
+        // A counting sort (stable, sockets < 64) into the scratch list.
+        let mut start = [0u16; MAX_SOCKETS + 1];
+        for &(_, socket) in &self.guas_x {
+            start[socket as usize + 1] += 1;
+        }
+        for k in 0..MAX_SOCKETS {
+            start[k + 1] += start[k];
+        }
+        self.guas_sorted.clear();
+        self.guas_sorted.resize(self.guas_x.len(), (0, 0));
+        for &(v, socket) in &self.guas_x {
+            let at = &mut start[socket as usize];
+            self.guas_sorted[*at as usize] = (v, socket);
+            *at += 1;
+        }
+        std::mem::swap(&mut self.guas_x, &mut self.guas_sorted);
+        self.gsocket.clear();
+        self.gsocket
+            .extend(self.guas_x.iter().map(|&(_, socket)| socket));
+        let all = all_bits::<MAX_GUA_WORDS>(self.guas_x.len());
+        self.gtop = [0; MAX_GUA_WORDS];
+        for (k, pair) in self.gsocket.windows(2).enumerate() {
+            // The last bit of a group, or of a word.
+            if pair[0] != pair[1] || k % 64 == 63 {
+                self.gtop[k / 64] |= 1 << (k % 64);
+            }
+        }
+        if let Some(k) = self.gsocket.len().checked_sub(1) {
+            self.gtop[k / 64] |= 1 << (k % 64);
+        }
+        self.glow = std::array::from_fn(|w| all[w] & !self.gtop[w]);
+        // Each group's socket comes after the one before (counting sort),
+        // and a socket has at most one group per word.
+        self.gtop_sorted = self.gtop;
+        self.gtop_sockets = [0; MAX_GUA_WORDS];
+        for (w, &tops) in self.gtop.iter().enumerate() {
+            for k in cells54(tops) {
+                self.gtop_sockets[w] |= 1 << self.gsocket[64 * w + k];
+            }
+            // `sockets_of` moves the k-th top to the k-th socket.
+            assert_eq!(tops.count_ones(), self.gtop_sockets[w].count_ones());
+        }
+        let gwords = self.guas_x.len().div_ceil(64).max(1);
+        self.gwords = gwords;
+        self.ghit.clear();
+        self.ghit.resize(54, [0; MAX_GUA_WORDS]);
+        for (k, &(s, _)) in self.guas_x.iter().enumerate() {
+            let mut cells = s;
+            while cells != 0 {
+                let c = cells.trailing_zeros() as usize;
+                self.ghit[c][k / 64] |= 1 << (k % 64);
+                cells &= cells - 1;
+            }
+        }
+        let hit = hit_bits(&self.ghit, xlive);
+        self.gx_all = std::array::from_fn(|w| all[w] & !hit[w]);
+        self.bits = (self.guas_x.len(), all);
+    }
+
+    /// The X slice is done: fresh sets no longer join its lists.
+    pub(super) fn end_slice(&mut self) {
+        self.slice_active = false;
+    }
+
+    /// The sockets open for every XY of a step whose Y cells (pair and
+    /// live cells, bands-1+2 numbering) are `ycells`, with their
+    /// [`MiniRowBound`] family; `None` when band 3 cannot take them with
+    /// `z` clues (the step is dead for this band 3).
+    #[inline]
+    pub(super) fn step_forced(&mut self, ycells: Mask54, z: usize) -> Option<(Sockets, u64)> {
+        let yhit = hit_bits(&self.ghit, ycells);
+        let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| self.gx_all[w] & !yhit[w]);
+        let (open, family) = self.sockets_of(&missed[..self.gwords]);
+        let (forced, forced_family) = (self.forced_x | open, self.forced_x_family | family);
+        self.band3_can_take(forced, forced_family, z)
+            .then_some((forced, forced_family))
+    }
+
+    /// Whether a survivor XY of a step (`cells`: its cells but the X pair;
+    /// `forced` as [`Self::step_forced`] gave) can still be completed in
+    /// band 3 with `z` clues, judged by the open sockets, then by every
+    /// GUA it misses; when true, the sets band 3 must hit are ready for
+    /// [`Self::enumerate_band3`].
+    #[inline]
+    pub(super) fn survivor_passes(
+        &mut self,
+        cells: Mask54,
+        xy: Mask54,
+        (forced, forced_family): (Sockets, u64),
+        z: usize,
+    ) -> bool {
+        // Fresh GUAs may have joined the slice (bits, forced sockets).
+        if self.guas_x.len() != self.bits.0 {
+            self.bits = (
+                self.guas_x.len(),
+                all_bits::<MAX_GUA_WORDS>(self.guas_x.len()),
+            );
+        }
+        let all = self.bits.1;
+        let hit = hit_bits(&self.ghit, cells);
+        let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| all[w] & !hit[w]);
+        let (open, family) = self.sockets_of(&missed[..self.gwords]);
+        let (open, family) = (
+            forced | self.forced_x | open,
+            forced_family | self.forced_x_family | family,
+        );
+        if !self.band3_can_take(open, family, z) {
+            self.stats.band3_dead += 1;
+            return false;
+        }
+        // Band 3 against every GUA (the open sockets for those with a GUA
+        // bit, the index's slice view for the others): far cheaper than
+        // the solver, and it kills most XY.
+        let (pair, live) = self.slice_cells;
+        self.gua_index
+            .prepare_slice(pair, live, &self.guas_unbitted);
+        if !self.band3_required(xy, open, z) {
+            self.stats.gua_dead += 1;
+            return false;
+        }
+        true
+    }
+
+    /// The sockets of the GUA bits set in `missed`, and the
+    /// [`MiniRowBound`] family of their T's.
+    #[inline]
+    fn sockets_of(&self, missed: &[u64]) -> (Sockets, u64) {
+        let mut tops = [0; MAX_GUA_WORDS];
+        let mut fresh = 0;
+        for (w, &bits) in missed.iter().enumerate() {
+            tops[w] = groups_hit(bits, self.gtop[w], self.glow[w]);
+            fresh |= tops[w] & !self.gtop_sorted[w];
+        }
+        // The groups in socket order: their bits move to their sockets.
+        let n = missed.len();
+        let mut open =
+            crate::bits::move_bits(&tops[..n], &self.gtop_sorted[..n], &self.gtop_sockets[..n]);
+        // Fresh GUAs' groups (rare) one by one.
+        if fresh != 0 {
+            for (w, &tops) in tops[..n].iter().enumerate() {
+                for k in cells54(tops & !self.gtop_sorted[w]) {
+                    open |= 1 << self.gsocket[64 * w + k];
+                }
+            }
+        }
+        (open, self.family_of(open))
+    }
+
+    /// The [`MiniRowBound`] family of the T's of the sockets `open`.
+    #[inline]
+    fn family_of(&self, open: Sockets) -> u64 {
+        (0..8).fold(0, |f, b| {
+            f | self.family_table[b][(open >> (8 * b)) as usize & 255]
+        })
+    }
+
+    /// Whether band 3 can hit its own UAs and the T of every open socket
+    /// with `z` clues; `family` is the [`MiniRowBound`] family of the open
+    /// sockets' T's. (Not memoized: on slow grids a memo of the answers
+    /// grows past the caches and costs more than the searches it saves.)
+    fn band3_can_take(&mut self, open: Sockets, family: u64, z: usize) -> bool {
+        // The mini-row bound first: it settles most calls.
+        if (MiniRowBound { family }).clues() > z {
+            return false;
+        }
+        // A socket whose T holds another open socket's T is hit with it:
+        // leave it out.
+        let mut needed = open;
+        let mut sockets = open;
+        while sockets != 0 {
+            let s = sockets.trailing_zeros() as usize;
+            sockets &= sockets - 1;
+            if open & self.socket_dom[s] != 0 {
+                needed &= !(1 << s);
+            }
+        }
+        let open = needed;
+        if disjoint_sets_exceed(&self.socket_t, open, z) {
+            return false;
+        }
+        // A band-3 clue set that worked before and hits every open T (and
+        // is small enough) answers yes: a short scan, cheaper than a search.
+        if self
+            .witnesses
+            .iter()
+            .any(|&(hit, size)| open & !hit == 0 && size as usize <= z)
+        {
+            return true;
+        }
+        // Socket T's first (2 or 3 cells: the strongest branching), then
+        // band 3's own UAs.
+        let mut required = std::mem::take(&mut self.band3.scratch);
+        required.clear();
+        let mut sockets = open;
+        while sockets != 0 {
+            required.push(self.socket_t[sockets.trailing_zeros() as usize]);
+            sockets &= sockets - 1;
+        }
+        required.extend(
+            self.gua_index
+                .band3_uas()
+                .zip(&self.band3_holds)
+                .filter(|&(_, &holds)| holds & open == 0)
+                .map(|(u, _)| u),
+        );
+        let found = hitting_set(&required, 0, 0, z, &mut self.band3.arena);
+        self.band3.scratch = required;
+        let Some(clues) = found else {
+            return false;
+        };
+        let hit = cells27(clues).fold(0, |m, c| m | self.cell_sockets[c]);
+        let size = clues.count_ones() as u8;
+        if self.witnesses.len() < WITNESSES {
+            self.witnesses.push((hit, size));
+        } else {
+            self.witnesses[self.witness_next] = (hit, size);
+            self.witness_next = (self.witness_next + 1) % WITNESSES;
+        }
+        true
+    }
+
     /// Completes a valid XY with `z` clues in band 3 in every way that can
     /// give a unique puzzle, and keeps those that do.
     pub(super) fn solve_band3(&mut self, xy: Mask54, z: usize) {
@@ -340,7 +841,7 @@ impl ChoiceState {
         required.clear();
         self.gua_index
             .missed_by(xy, open, &mut self.band3.hit, &mut required);
-        let feasible = super::part1::can_hit(&required, 0, 0, z, &mut self.band3.arena);
+        let feasible = can_hit(&required, 0, 0, z, &mut self.band3.arena);
         self.band3.required = required;
         feasible
     }
@@ -414,7 +915,7 @@ impl ChoiceState {
                 debug_assert!(t != 0, "XY was valid for bands 1+2, so band 3 must change");
                 self.stats.fresh_uas += 1;
                 if t == 0 {
-                    self.ua12.push(s);
+                    self.fresh_ua12.push(s);
                     return;
                 }
                 if s == 0 {
@@ -426,4 +927,28 @@ impl ChoiceState {
             }
         }
     }
+}
+
+/// The top bits of the groups of a word that hold a bit of `bits`: a
+/// group is a run of bits, `top` holds the top bit of each group and `low`
+/// the others. Adding a group's low bits to its bits of `bits` carries into
+/// its top bit exactly when one of those is set, and never past it.
+#[inline]
+pub(super) fn groups_hit(bits: u64, top: u64, low: u64) -> u64 {
+    (((bits & low) + low) | bits) & top
+}
+
+/// The OR of the rows of `table` (one per cell) over the cells of `cells`.
+#[inline]
+fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54) -> [u64; MAX_GUA_WORDS] {
+    let mut out = [0u64; MAX_GUA_WORDS];
+    let mut cells = cells;
+    while cells != 0 {
+        let row = &table[cells.trailing_zeros() as usize];
+        for w in 0..MAX_GUA_WORDS {
+            out[w] |= row[w];
+        }
+        cells &= cells - 1;
+    }
+    out
 }

@@ -17,7 +17,7 @@ pub fn recorded_step<B: AsRef<[u8]> + Sync>(
     let choice = plan.remove(0);
     let row = choice.rows[0];
     let mut state = searcher.prepare_choice(grid, &choice);
-    state.record_step = Some((0, Vec::new(), Vec::new()));
+    state.bands12.record_step = Some((0, Vec::new(), Vec::new()));
     let xsets = BandSets::for_band(
         searcher.catalogue,
         searcher.tables,
@@ -31,7 +31,7 @@ pub fn recorded_step<B: AsRef<[u8]> + Sync>(
         row.y,
     );
     state.run_row(&xsets, &ysets, row.z);
-    let (_, vx, vy) = state.record_step.take().expect("recording was on");
+    let (_, vx, vy) = state.bands12.record_step.take().expect("recording was on");
     let four = |v: Vec<u64>| v.as_chunks::<4>().0.to_vec();
     (four(vx), four(vy))
 }
@@ -61,7 +61,7 @@ impl Band3Case {
 
     /// Runs band 3 for the XY; returns the 17s found (the puzzle's own among them).
     pub fn run(mut self) -> usize {
-        self.state.solve_band3(self.xy, self.z);
-        self.state.found.len()
+        self.state.band3.solve_band3(self.xy, self.z);
+        self.state.band3.found.len()
     }
 }

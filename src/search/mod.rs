@@ -11,6 +11,7 @@
 
 pub mod band3;
 pub mod harvest;
+pub mod hitting;
 pub mod part1;
 pub mod plan;
 mod sets;
@@ -339,7 +340,8 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
                 BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[1]], row.y);
             state.run_row(&xsets, &ysets, row.z);
         }
-        (state.found, state.stats)
+        let stats = state.stats();
+        (state.band3.found, stats)
     }
 
     /// The band-3 choice and plan row that a 17 of `grid` (in the grid's
@@ -393,7 +395,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             "harvest done"
         );
         let mut state = part1::ChoiceState::new(search_grid, ua12, guas, band3_uas, self.config);
-        state.stats = stats;
+        state.bands12.stats.harvest_time = stats.harvest_time;
         state
     }
 }
