@@ -9,6 +9,7 @@ pub mod bits;
 pub mod canon;
 pub mod cli;
 pub mod ed;
+pub mod exhaust;
 pub mod generate;
 pub mod grid;
 pub mod known;

@@ -68,7 +68,7 @@ pub struct Args {
     pub threads: usize,
 }
 
-fn parse_range(text: &str) -> Result<Range<u64>, String> {
+pub(super) fn parse_range(text: &str) -> Result<Range<u64>, String> {
     let (a, b) = text
         .split_once("..")
         .ok_or_else(|| format!("expected A..B, got {text:?}"))?;

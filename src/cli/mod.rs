@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod canon;
 mod common;
 mod enumerate;
+mod exhaust;
 mod generate;
 mod input;
 mod scan;
@@ -54,6 +55,8 @@ enum Command {
     Tables(tables::Args),
     /// The catalogue of essentially different grids, by slice and entry.
     Enumerate(enumerate::Args),
+    /// Every 17 of a slice of the ED catalogue (or a range of its entries).
+    Exhaust(exhaust::Args),
 }
 
 /// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
@@ -74,6 +77,7 @@ pub fn main() -> ExitCode {
         Command::Tune(args) => tune::run(args, cli.quiet),
         Command::Validate(args) => validate::run(args, cli.quiet),
         Command::Enumerate(args) => enumerate::run(args, cli.quiet),
+        Command::Exhaust(args) => exhaust::run(args, cli.quiet),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

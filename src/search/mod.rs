@@ -14,7 +14,7 @@ pub mod harvest;
 pub mod hitting;
 pub mod part1;
 pub mod plan;
-mod sets;
+pub(crate) mod sets;
 
 use std::ops::AddAssign;
 use std::time::{Duration, Instant};
@@ -80,7 +80,7 @@ impl SearchConfig {
         check("fillings", self.fillings, 1, 1_000_000)
     }
 
-    fn harvest_limits(&self) -> harvest::HarvestLimits {
+    pub(crate) fn harvest_limits(&self) -> harvest::HarvestLimits {
         harvest::HarvestLimits {
             ua12_digits: self.ua12_digits,
             gua_digits: self.gua_digits,

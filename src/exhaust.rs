@@ -1,0 +1,206 @@
+//! The exhaustive 17 search of catalogue entries (`s17 exhaust`;
+//! ARCHITECTURE.md, "The exhaustive search of an entry").
+//!
+//! An entry of slice K is band 1 = catalogue band K and one band 2; its
+//! bands 3 are the visits of the ED grids the entry holds, each tagged with
+//! the band-3 choices (hi, mid, lo) it is the visit of ([`crate::ed`]). In
+//! every visit, bands 1 and 2 are the entry's, so one bands-1+2 state
+//! ([`Bands12`]: the UA12 and their harvest, the valid sets of bands 1 and
+//! 2, the 2X2Y steps, the XY loop and the bands-1+2 checks) serves them
+//! all; each band 3 has its own [`Band3State`] (GUAs, sockets, band-3 UAs,
+//! part 2, final checks).
+//!
+//! The rows: a visit for choice c searches the clue counts (x, y, z) that
+//! the one-grid plan gives to choice c when bands 1, 2, 3 of the visit play
+//! the roles of the choice's table (hi: lo, mid, hi; mid: lo, hi, mid; lo:
+//! mid, hi, lo). A row (x, y, z) is run once for the entry, with every band
+//! 3 whose choices include it. A band 3 tagged with two choices searches the
+//! union of their rows (a 17 in both is found twice and merged).
+//!
+//! Why the UA12 serve every band 3: a UA12 is where another filling of
+//! bands 1+2 with the same digits in each column differs from the grid's;
+//! every band 3 that completes bands 1 and 2 holds, in each column, the
+//! digits they lack, so it completes the other filling too: the set is a UA
+//! of every grid of the entry. (Debug builds check each one against each
+//! band 3.)
+//!
+//! The 17s are given as minlex puzzles, sorted and distinct per entry.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use crate::band::{BandId, band_uas};
+use crate::bits::Mask54;
+use crate::canon::minlex_puzzle;
+use crate::ed::{Band3Visit, Choices, Ed, Entry};
+use crate::grid::{Grid, Puzzle};
+use crate::search::band3::Band3State;
+use crate::search::harvest::{harvest_guas, harvest_ua12};
+use crate::search::part1::Bands12;
+use crate::search::plan::{self, Counts, Rank};
+use crate::search::{BandSets, SearchConfig, Stats};
+use crate::tables::{BandTables, TableError};
+
+/// What the search of one entry found.
+#[derive(Clone, Debug, Default)]
+pub struct EntryResult {
+    /// The entry's number in its slice.
+    pub entry: u64,
+    /// The 17s found, as minlex puzzles, sorted and distinct.
+    pub puzzles: Vec<Puzzle>,
+    /// ED grids whose hi visit is in the entry (the grids it holds).
+    pub grids: u64,
+    /// Bands 3 searched (visits of one or more choices).
+    pub bands3: u64,
+    /// Stage counters: the bands-1+2 half once, every band 3's half.
+    pub stats: Stats,
+}
+
+/// Searches catalogue entries with one ED context, one set of tables and
+/// one config.
+pub struct Exhauster<'a, B: AsRef<[u8]>> {
+    ed: &'a Ed,
+    tables: &'a BandTables<B>,
+    config: SearchConfig,
+}
+
+/// The roles of bands 1, 2 and 3 of a visit for `choice`, as plan costs
+/// (lower cost = lower rank): hi is (lo, mid, hi), mid is (lo, hi, mid), lo
+/// is (mid, hi, lo).
+fn visit_costs(choice: Rank) -> [u64; 3] {
+    match choice {
+        Rank::Hi => [0, 1, 2],
+        Rank::Mid => [0, 2, 1],
+        Rank::Lo => [1, 2, 0],
+    }
+}
+
+/// The clue counts a visit searches: the rows of its choices, bands 1, 2, 3
+/// being the visit's own (`min_size` of each).
+pub fn visit_rows(choices: Choices, min_size: [usize; 3]) -> Vec<Counts> {
+    let mut rows = Vec::new();
+    for choice in choices.iter() {
+        let plan = plan::plan(visit_costs(choice), min_size);
+        let c = plan
+            .into_iter()
+            .find(|c| c.band3_rank == choice)
+            .expect("the plan has every choice");
+        debug_assert_eq!(c.bands, [0, 1, 2], "the visit's bands play the roles");
+        rows.extend(c.rows);
+    }
+    rows.sort();
+    rows.dedup();
+    rows
+}
+
+impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
+    pub fn new(ed: &'a Ed, tables: &'a BandTables<B>, config: SearchConfig) -> Self {
+        Exhauster { ed, tables, config }
+    }
+
+    /// The bands 3 of an entry that are visits, with their choices.
+    pub fn visits(&self, k: usize, entry: &Entry) -> Vec<Band3Visit> {
+        let mut visits = Vec::new();
+        self.ed
+            .entry_visits(k, entry, Choices::ALL, |v| visits.push(*v));
+        visits
+    }
+
+    /// The band's identity, its tables checked ([`BandTables::try_band`]).
+    fn band_id(&self, band: &[u8; 27]) -> Result<BandId, TableError> {
+        let id = self.ed.index().identify(band);
+        self.tables.try_band(id.index)?;
+        Ok(id)
+    }
+
+    /// Every 17 that entry `entry` of slice `k` is responsible for: the 17s
+    /// of each band 3's grid in the rows of the choices it is visited for.
+    pub fn search_entry(&self, k: usize, entry: &Entry) -> Result<EntryResult, TableError> {
+        let span = tracing::debug_span!("entry", k, entry = entry.number);
+        let _enter = span.enter();
+        let visits = self.visits(k, entry);
+        let mut result = EntryResult {
+            entry: entry.number,
+            grids: visits
+                .iter()
+                .filter(|v| v.choices.contains(Choices::HI))
+                .count() as u64,
+            bands3: visits.len() as u64,
+            ..EntryResult::default()
+        };
+        if visits.is_empty() {
+            return Ok(result);
+        }
+        let band1 = *self.ed.catalogue().band(k);
+        let (id1, id2) = (self.band_id(&band1)?, self.band_id(&entry.band2)?);
+        let min1 = self.tables.band(id1.index).min_size();
+        let min2 = self.tables.band(id2.index).min_size();
+        let compose = |band3: &[u8; 27]| {
+            let mut cells = [0u8; 81];
+            cells[..27].copy_from_slice(&band1);
+            cells[27..54].copy_from_slice(&entry.band2);
+            cells[54..].copy_from_slice(band3);
+            Grid::from_digits_unchecked(cells)
+        };
+        let harvest_start = Instant::now();
+        let limits = self.config.harvest_limits();
+        let grid0 = compose(&visits[0].band3);
+        let mut ua12 = harvest_ua12(&grid0, &limits);
+        ua12.retain(|&u| u & crate::search::sets::BAND1 != 0 && u & !crate::search::sets::BAND1 != 0);
+        let mut bands12 = Bands12::new(grid0, ua12, self.config);
+        // The rows and the band-3 states.
+        let mut rows: BTreeMap<Counts, Vec<usize>> = BTreeMap::new();
+        let mut states = Vec::with_capacity(visits.len());
+        for (i, v) in visits.iter().enumerate() {
+            let id3 = self.band_id(&v.band3)?;
+            let min3 = self.tables.band(id3.index).min_size();
+            let grid = compose(&v.band3);
+            debug_assert_shared_uas(&bands12.ua12, &grid);
+            for row in visit_rows(v.choices, [min1, min2, min3]) {
+                rows.entry(row).or_default().push(i);
+            }
+            let guas = harvest_guas(&grid, &limits);
+            states.push(Band3State::new(grid, guas, band_uas(&v.band3), self.config));
+        }
+        bands12.stats.harvest_time = harvest_start.elapsed();
+        let (mut xcache, mut ycache) = (BTreeMap::new(), BTreeMap::new());
+        let catalogue = self.ed.catalogue();
+        for (row, active) in &rows {
+            let xsets = xcache
+                .entry(row.x)
+                .or_insert_with(|| BandSets::for_band(catalogue, self.tables, &id1, row.x));
+            let ysets = ycache
+                .entry(row.y)
+                .or_insert_with(|| BandSets::for_band(catalogue, self.tables, &id2, row.y));
+            bands12.run_row(&mut states, active, xsets, ysets, row.z);
+        }
+        result.stats = bands12.stats;
+        for state in &states {
+            result.stats += state.stats;
+            for &cells in &state.found {
+                let p = Puzzle::from_grid(&state.grid, cells);
+                result.puzzles.push(minlex_puzzle(&p).0);
+            }
+        }
+        result.puzzles.sort();
+        result.puzzles.dedup();
+        Ok(result)
+    }
+}
+
+/// Debug builds: every shared UA12 is a UA of this band 3's grid too (SPEC
+/// §2: filters use genuine unavoidable sets only): its complement as a
+/// puzzle has a second solution.
+fn debug_assert_shared_uas(ua12: &[Mask54], grid: &Grid) {
+    if cfg!(debug_assertions) {
+        for &u in ua12 {
+            let rest = crate::bits::GRID_FULL & !(u as u128);
+            let puzzle = Puzzle::from_grid(grid, rest);
+            assert_eq!(
+                crate::solver::count_solutions(&puzzle, 2),
+                2,
+                "a shared UA12 is no UA of band 3 {grid}"
+            );
+        }
+    }
+}
