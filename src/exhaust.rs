@@ -146,7 +146,9 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         let limits = self.config.harvest_limits();
         let grid0 = compose(&visits[0].band3);
         let mut ua12 = harvest_ua12(&grid0, &limits);
-        ua12.retain(|&u| u & crate::search::sets::BAND1 != 0 && u & !crate::search::sets::BAND1 != 0);
+        ua12.retain(|&u| {
+            u & crate::search::sets::BAND1 != 0 && u & !crate::search::sets::BAND1 != 0
+        });
         let mut bands12 = Bands12::new(grid0, ua12, self.config);
         // The rows and the band-3 states.
         let mut rows: BTreeMap<Counts, Vec<usize>> = BTreeMap::new();

@@ -1,0 +1,251 @@
+//! `s17 exhaust` against oracles that share none of its search code: the
+//! known list (complete) placed by `which`, and the one-grid search of every
+//! grid of an entry; and as users run it: a kill -9 in the middle, then
+//! `--resume`, gives the uninterrupted output.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use s17::band::Band;
+use s17::canon::minlex_puzzle;
+use s17::ed::{Ed, Entry};
+use s17::exhaust::Exhauster;
+use s17::grid::{Grid, Puzzle};
+use s17::search::{SearchConfig, Searcher};
+
+use common::fixture;
+
+/// Where `which` places each 17: (slice, entry), one walk per slice.
+fn place(ed: &Ed, puzzles: &[Puzzle]) -> Vec<(usize, u64)> {
+    let visits: Vec<_> = puzzles
+        .iter()
+        .map(|p| ed.which_puzzle(p).expect("a 17").1)
+        .collect();
+    let mut by_slice: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, v) in visits.iter().enumerate() {
+        by_slice.entry(v.class).or_default().push(i);
+    }
+    let mut out = vec![(0, 0); puzzles.len()];
+    for (k, items) in by_slice {
+        let bands2: Vec<Band> = items
+            .iter()
+            .map(|&i| visits[i].key[..27].try_into().unwrap())
+            .collect();
+        for (&i, number) in items.iter().zip(ed.entry_numbers(k, &bands2)) {
+            out[i] = (k, number.expect("a visit's band 2 is an entry"));
+        }
+    }
+    out
+}
+
+/// The entry numbered `number` of slice `k`.
+fn entry(ed: &Ed, k: usize, number: u64) -> Entry {
+    let mut found = None;
+    ed.for_each_entry(k, number..number + 1, |e| found = Some(*e));
+    found.expect("the entry exists")
+}
+
+/// The grids of an entry's visits.
+fn visit_grids<B: AsRef<[u8]> + Sync>(
+    ed: &Ed,
+    ex: &Exhauster<'_, B>,
+    k: usize,
+    e: &Entry,
+) -> Vec<Grid> {
+    ex.visits(k, e)
+        .iter()
+        .map(|v| {
+            let mut cells = [0u8; 81];
+            cells[..27].copy_from_slice(ed.catalogue().band(k));
+            cells[27..54].copy_from_slice(&e.band2);
+            cells[54..].copy_from_slice(&v.band3);
+            Grid::from_digits(cells).expect("a valid grid")
+        })
+        .collect()
+}
+
+/// Of `puzzles`, the minlex forms of those `which` places at (k, number).
+fn assigned(ed: &Ed, puzzles: &[Puzzle], k: usize, number: u64) -> BTreeSet<Puzzle> {
+    puzzles
+        .iter()
+        .zip(place(ed, puzzles))
+        .filter(|(_, at)| *at == (k, number))
+        .map(|(p, _)| minlex_puzzle(p).0)
+        .collect()
+}
+
+/// Entries holding known 17s (seeded sample of the list): `exhaust` finds
+/// exactly the known 17s that `which` assigns to the entry, among all the
+/// known 17s of all its grids (the list is complete, so nothing else).
+/// Two of them also against the one-grid search of every grid they visit.
+#[test]
+fn entries_find_exactly_the_known_17s_which_assigns_them() {
+    let f = fixture();
+    let ed = Ed::new();
+    let ex = Exhauster::new(&ed, &f.tables, SearchConfig::default());
+    let searcher = Searcher::new(&f.catalogue, &f.tables, SearchConfig::default());
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
+    let known: Vec<Puzzle> = text.lines().map(|l| Puzzle::parse(l).unwrap()).collect();
+    let mut rng = fastrand::Rng::with_seed(17);
+    let sample: Vec<Puzzle> = (0..5).map(|_| known[rng.usize(..known.len())]).collect();
+    let mut one_grid_checks = 0;
+    for (p, (k, number)) in sample.iter().zip(place(&ed, &sample)) {
+        let e = entry(&ed, k, number);
+        let got: BTreeSet<Puzzle> = ex
+            .search_entry(k, &e)
+            .unwrap()
+            .puzzles
+            .into_iter()
+            .collect();
+        assert!(
+            got.contains(&minlex_puzzle(p).0),
+            "{p} not found at {k}/{number}"
+        );
+        let grids = visit_grids(&ed, &ex, k, &e);
+        let predicted: Vec<Puzzle> = grids.iter().flat_map(|g| f.known.expected(g)).collect();
+        let expected = assigned(&ed, &predicted, k, number);
+        assert_eq!(got, expected, "slice {k}, entry {number}");
+        // The one-grid search of each grid of the entry, kept where
+        // `which` places its 17s here.
+        if grids.len() <= 8 && one_grid_checks < 2 {
+            one_grid_checks += 1;
+            let found: Vec<Puzzle> = grids
+                .iter()
+                .flat_map(|g| searcher.search(g).unwrap().puzzles)
+                .collect();
+            assert_eq!(
+                assigned(&ed, &found, k, number),
+                got,
+                "slice {k}, entry {number}"
+            );
+        }
+    }
+    assert!(one_grid_checks > 0, "no sampled entry small enough");
+}
+
+fn s17(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_s17"));
+    cmd.args(args)
+        .env(
+            "S17_TABLES",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"),
+        )
+        .env_remove("RUST_LOG");
+    cmd
+}
+
+fn sorted_lines(path: &PathBuf) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    v.sort();
+    v
+}
+
+/// A run killed with SIGKILL once a few entries are done, then resumed,
+/// gives the same output as a run that was never stopped; a resume with
+/// another range is refused.
+#[test]
+fn resume_after_a_kill_gives_the_uninterrupted_output() {
+    fixture(); // the tables exist before the binary runs
+    let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/exhaust-kill"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Entries of slice 331 around one that holds a known 17.
+    let range = "1683760..1683772";
+    let whole = dir.join("whole.txt");
+    let status = s17(&[
+        "exhaust",
+        "--band",
+        "331",
+        "--entries",
+        range,
+        "--threads",
+        "2",
+        "-q",
+    ])
+    .arg("-o")
+    .arg(&whole)
+    .status()
+    .unwrap();
+    assert!(status.success());
+    let expected = sorted_lines(&whole);
+    assert!(!expected.is_empty(), "the range holds a 17");
+
+    let cut = dir.join("cut.txt");
+    let done = dir.join("cut.txt.done");
+    let mut child = s17(&[
+        "exhaust",
+        "--band",
+        "331",
+        "--entries",
+        range,
+        "--threads",
+        "1",
+        "-q",
+    ])
+    .arg("-o")
+    .arg(&cut)
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    // Kill once two entries are checkpointed (the header is line 1), and
+    // before the run ends: otherwise the test proves nothing.
+    let start = Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(&done).map_or(0, |t| t.lines().count());
+        if lines >= 3 {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before the kill"
+        );
+        assert!(start.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let checkpointed = std::fs::read_to_string(&done).unwrap().lines().count() - 1;
+    assert!(checkpointed < 12, "the kill landed after the last entry");
+
+    let other = s17(&[
+        "exhaust",
+        "--band",
+        "331",
+        "--entries",
+        "1683760..1683770",
+        "--resume",
+        "-q",
+    ])
+    .arg("-o")
+    .arg(&cut)
+    .output()
+    .unwrap();
+    assert!(
+        !other.status.success(),
+        "a resume with another range must be refused"
+    );
+    let status = s17(&[
+        "exhaust",
+        "--band",
+        "331",
+        "--entries",
+        range,
+        "--resume",
+        "-q",
+    ])
+    .arg("-o")
+    .arg(&cut)
+    .status()
+    .unwrap();
+    assert!(status.success());
+    assert_eq!(sorted_lines(&cut), expected);
+}
