@@ -28,16 +28,16 @@ use super::search::format_stats;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The slice: catalogue index of band 1 (0-415).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..416))]
-    pub band: u16,
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..416), required_unless_present = "estimate")]
+    pub band: Option<u16>,
     /// Only the entries numbered A to B-1 of the slice (from 0; `A..` to
     /// the end).
     #[arg(long, value_name = "A..B", value_parser = parse_range)]
     pub entries: Option<Range<u64>>,
     /// Output file: one line `ENTRY<TAB>PUZZLE` per 17 (PUZZLE in minlex
     /// form, each once per file). Its checkpoint is `FILE.done`.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: PathBuf,
+    #[arg(long, short = 'o', value_name = "FILE", required_unless_present = "estimate")]
+    pub output: Option<PathBuf>,
     /// Continue an interrupted run of the same slice and entries (starts a
     /// new one if FILE and FILE.done do not exist).
     #[arg(long, conflicts_with = "force")]
@@ -52,6 +52,23 @@ pub struct Args {
     /// Print the stage counters at the end.
     #[arg(long)]
     pub stats: bool,
+    /// Estimate the time of the whole catalogue instead: search N random
+    /// entries of each slice of --bands (default all), one thread each, and
+    /// print per slice `K<TAB>ENTRIES<TAB>GRIDS<TAB>SAMPLED<TAB>SECONDS<TAB>
+    /// SLICE_SECONDS` (the sample's time, and the slice's estimated time:
+    /// mean time per entry times its entries, from data/ed-counts.tsv).
+    #[arg(long, value_name = "N", conflicts_with_all = ["band", "output", "resume", "force"])]
+    pub estimate: Option<u64>,
+    /// With --estimate: the slices sampled.
+    #[arg(long, value_name = "A..B", value_parser = parse_range, requires = "estimate")]
+    pub bands: Option<Range<u64>>,
+    /// With --estimate: the seed of the sample.
+    #[arg(long, default_value_t = 17, requires = "estimate")]
+    pub seed: u64,
+    /// With --estimate: also search the ED grids of the sampled entries
+    /// one by one (`s17 search`), and add their time per grid.
+    #[arg(long, requires = "estimate")]
+    pub compare: bool,
     /// Worker threads (0 = all cores); entries are searched in parallel.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -75,7 +92,11 @@ struct Totals {
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let config = args.tuning.config()?;
     init_threads(args.threads)?;
-    let k = usize::from(args.band);
+    if let Some(n) = args.estimate {
+        return estimate(&args, n, config, quiet);
+    }
+    let k = usize::from(args.band.expect("clap requires --band"));
+    let output = args.output.clone().expect("clap requires --output");
     let range = args.entries.clone().unwrap_or(0..u64::MAX);
     let span = tracing::info_span!("exhaust", k, entries = ?range);
     let _enter = span.enter();
@@ -108,7 +129,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(format!("{detail} {config:?}").as_bytes());
     let header = checkpoint_header("exhaust", fingerprint.finish(), &detail);
-    let (mut files, state) = ResultFiles::open(&args.output, &header, mode)?;
+    let (mut files, state) = ResultFiles::open(&output, &header, mode)?;
     let new_before = match &known {
         Some(set) => files.track_new(Arc::clone(set), &state.found)?,
         None => 0,
@@ -125,7 +146,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let r = &state.repair;
         eprintln!(
             "s17 exhaust: resuming {}: {} entries done ({} 17s kept), {} to go; dropped {} lines of unfinished entries{}",
-            args.output.display(),
+            output.display(),
             r.kept_grids,
             r.kept_lines,
             todo.len(),
@@ -182,7 +203,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     outcome.with_context(|| {
         format!(
             "exhaust stopped; rerun with --resume to continue {}",
-            args.output.display()
+            output.display()
         )
     })?;
     bar.finish_and_clear();
@@ -213,7 +234,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 "s17 exhaust: {} new 17s (not in {}) found in this run, {total} in all in {}",
                 total - new_before,
                 path.display(),
-                new_path(&args.output).display()
+                new_path(&output).display()
             );
         }
         if args.stats {
@@ -241,4 +262,132 @@ fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     bar.set_message("0 grids, 0 17s");
     bar.enable_steady_tick(Duration::from_millis(500));
     bar
+}
+
+/// The committed whole count: entries and grids per slice.
+fn slice_counts() -> Vec<(u64, u64)> {
+    include_str!("../../data/ed-counts.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[1].parse().expect("entries"), f[2].parse().expect("grids"))
+        })
+        .collect()
+}
+
+/// `--estimate N`: the stratified sample, a line per slice, then the
+/// estimate for the whole catalogue on stderr.
+fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: bool) -> Outcome {
+    use crate::search::Searcher;
+    let counts = slice_counts();
+    let slices = args.bands.clone().unwrap_or(0..counts.len() as u64);
+    if slices.end > counts.len() as u64 {
+        bail!("--bands {}..{}: slices are 0..{}", slices.start, slices.end, counts.len());
+    }
+    let (band_catalogue, tables) = load_tables(&args.tables, quiet)?;
+    let ed = Ed::new();
+    let exhauster = Exhauster::new(&ed, &tables, config);
+    let searcher = Searcher::new(&band_catalogue, &tables, config);
+    // The sampled entries of each slice (distinct, uniform, seeded).
+    let mut jobs: Vec<(usize, Entry)> = Vec::new();
+    for k in slices.start as usize..slices.end as usize {
+        let entries = counts[k].0;
+        let mut rng = fastrand::Rng::with_seed(args.seed ^ (k as u64) << 32);
+        let mut numbers: Vec<u64> = if entries <= n {
+            (0..entries).collect()
+        } else {
+            let mut set = std::collections::BTreeSet::new();
+            while (set.len() as u64) < n {
+                set.insert(rng.u64(..entries));
+            }
+            set.into_iter().collect()
+        };
+        numbers.sort();
+        let Some(&last) = numbers.last() else {
+            continue;
+        };
+        ed.for_each_entry(k, 0..last + 1, |e| {
+            if numbers.binary_search(&e.number).is_ok() {
+                jobs.push((k, *e));
+            }
+        });
+    }
+    let bar = progress_bar(jobs.len() as u64, quiet);
+    // Per entry: exhaust seconds, hi grids, bands 3, one-grid seconds.
+    let results: Vec<(usize, f64, u64, u64, f64)> = jobs
+        .par_iter()
+        .map(|(k, e)| {
+            let start = Instant::now();
+            let r = exhauster.search_entry(*k, e)?;
+            let secs = start.elapsed().as_secs_f64();
+            let mut one_grid = 0.0;
+            if args.compare {
+                for v in exhauster.visits(*k, e) {
+                    if v.choices.contains(crate::ed::Choices::HI) {
+                        let mut cells = [0u8; 81];
+                        cells[..27].copy_from_slice(ed.catalogue().band(*k));
+                        cells[27..54].copy_from_slice(&e.band2);
+                        cells[54..].copy_from_slice(&v.band3);
+                        let grid = crate::grid::Grid::from_digits_unchecked(cells);
+                        let start = Instant::now();
+                        searcher.search(&grid)?;
+                        one_grid += start.elapsed().as_secs_f64();
+                    }
+                }
+            }
+            bar.inc(1);
+            Ok((*k, secs, r.grids, r.bands3, one_grid))
+        })
+        .collect::<Result<_, crate::tables::TableError>>()?;
+    bar.finish_and_clear();
+    println!("# K\tENTRIES\tGRIDS\tSAMPLED\tBANDS3\tHI_GRIDS\tSECONDS\tSLICE_SECONDS\tONE_GRID_SECONDS");
+    let (mut total, mut sampled_secs, mut sampled_grids, mut one_grid) = (0.0, 0.0, 0u64, 0.0);
+    for k in slices.start as usize..slices.end as usize {
+        let mine: Vec<_> = results.iter().filter(|r| r.0 == k).collect();
+        let secs: f64 = mine.iter().map(|r| r.1).sum();
+        let grids: u64 = mine.iter().map(|r| r.2).sum();
+        let bands3: u64 = mine.iter().map(|r| r.3).sum();
+        let one: f64 = mine.iter().map(|r| r.4).sum();
+        let (entries, slice_grids) = counts[k];
+        let slice_secs = if mine.is_empty() {
+            0.0
+        } else {
+            secs / mine.len() as f64 * entries as f64
+        };
+        total += slice_secs;
+        sampled_secs += secs;
+        sampled_grids += grids;
+        one_grid += one;
+        println!(
+            "{k}\t{entries}\t{slice_grids}\t{}\t{bands3}\t{grids}\t{secs:.3}\t{slice_secs:.0}\t{one:.3}",
+            mine.len()
+        );
+    }
+    let grids: u64 = counts[slices.start as usize..slices.end as usize]
+        .iter()
+        .map(|c| c.1)
+        .sum();
+    eprintln!(
+        "s17 exhaust: estimate over slices {}..{}: {} entries sampled ({:.1} s of search, {} ED grids in them); \
+         {:.3e} s for {} ED grids = {:.4} s per grid (one thread)",
+        slices.start,
+        slices.end,
+        results.len(),
+        sampled_secs,
+        sampled_grids,
+        total,
+        grids,
+        total / grids.max(1) as f64
+    );
+    if args.compare && sampled_grids > 0 {
+        eprintln!(
+            "s17 exhaust: the sample's {} ED grids searched one by one: {:.4} s per grid; \
+             exhaust on the same entries: {:.4} s per grid of theirs",
+            sampled_grids,
+            one_grid / sampled_grids as f64,
+            sampled_secs / sampled_grids as f64
+        );
+    }
+    Ok(true)
 }
