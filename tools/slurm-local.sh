@@ -34,7 +34,7 @@ for arg in "$@"; do
     case $arg in
         --stop) mode=stop ;;
         --force) force=1 ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         *) die "unknown argument '$arg' (use --stop, --force or --help)" ;;
     esac
 done
