@@ -249,3 +249,29 @@ fn resume_after_a_kill_gives_the_uninterrupted_output() {
     assert!(status.success());
     assert_eq!(sorted_lines(&cut), expected);
 }
+
+/// The three entries that `which` names for the grid with 29 known 17s
+/// (one per band-3 choice) give, together, exactly its known 17s.
+#[test]
+fn a_grids_three_entries_together_give_all_its_17s() {
+    let f = fixture();
+    let ed = Ed::new();
+    let ex = Exhauster::new(&ed, &f.tables, SearchConfig::default());
+    let grid = Grid::parse(common::GRID29).unwrap();
+    let expected: BTreeSet<Puzzle> = f
+        .known
+        .expected(&grid)
+        .iter()
+        .map(|p| minlex_puzzle(p).0)
+        .collect();
+    assert_eq!(expected.len(), 29);
+    let visits = ed.visits(grid.digits());
+    let mut union = BTreeSet::new();
+    for v in &visits {
+        let band2: Band = v.key[..27].try_into().unwrap();
+        let number = ed.entry_numbers(v.class, &[band2])[0].expect("an entry");
+        let e = entry(&ed, v.class, number);
+        union.extend(ex.search_entry(v.class, &e).unwrap().puzzles);
+    }
+    assert_eq!(union, expected);
+}
