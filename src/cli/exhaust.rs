@@ -36,7 +36,12 @@ pub struct Args {
     pub entries: Option<Range<u64>>,
     /// Output file: one line `ENTRY<TAB>PUZZLE` per 17 (PUZZLE in minlex
     /// form, each once per file). Its checkpoint is `FILE.done`.
-    #[arg(long, short = 'o', value_name = "FILE", required_unless_present = "estimate")]
+    #[arg(
+        long,
+        short = 'o',
+        value_name = "FILE",
+        required_unless_present = "estimate"
+    )]
     pub output: Option<PathBuf>,
     /// Continue an interrupted run of the same slice and entries (starts a
     /// new one if FILE and FILE.done do not exist).
@@ -283,7 +288,12 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
     let counts = slice_counts();
     let slices = args.bands.clone().unwrap_or(0..counts.len() as u64);
     if slices.end > counts.len() as u64 {
-        bail!("--bands {}..{}: slices are 0..{}", slices.start, slices.end, counts.len());
+        bail!(
+            "--bands {}..{}: slices are 0..{}",
+            slices.start,
+            slices.end,
+            counts.len()
+        );
     }
     let (band_catalogue, tables) = load_tables(&args.tables, quiet)?;
     let ed = Ed::new();
@@ -341,7 +351,9 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
         })
         .collect::<Result<_, crate::tables::TableError>>()?;
     bar.finish_and_clear();
-    println!("# K\tENTRIES\tGRIDS\tSAMPLED\tBANDS3\tHI_GRIDS\tSECONDS\tSLICE_SECONDS\tONE_GRID_SECONDS");
+    println!(
+        "# K\tENTRIES\tGRIDS\tSAMPLED\tBANDS3\tHI_GRIDS\tSECONDS\tSLICE_SECONDS\tONE_GRID_SECONDS"
+    );
     let (mut total, mut sampled_secs, mut sampled_grids, mut one_grid) = (0.0, 0.0, 0u64, 0.0);
     for k in slices.start as usize..slices.end as usize {
         let mine: Vec<_> = results.iter().filter(|r| r.0 == k).collect();
