@@ -301,8 +301,8 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
     let searcher = Searcher::new(&band_catalogue, &tables, config);
     // The sampled entries of each slice (distinct, uniform, seeded).
     let mut jobs: Vec<(usize, Entry)> = Vec::new();
-    for k in slices.start as usize..slices.end as usize {
-        let entries = counts[k].0;
+    let range = slices.start as usize..slices.end as usize;
+    for (k, &(entries, _)) in counts.iter().enumerate().take(range.end).skip(range.start) {
         let mut rng = fastrand::Rng::with_seed(args.seed ^ (k as u64) << 32);
         let mut numbers: Vec<u64> = if entries <= n {
             (0..entries).collect()
@@ -355,13 +355,13 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
         "# K\tENTRIES\tGRIDS\tSAMPLED\tBANDS3\tHI_GRIDS\tSECONDS\tSLICE_SECONDS\tONE_GRID_SECONDS"
     );
     let (mut total, mut sampled_secs, mut sampled_grids, mut one_grid) = (0.0, 0.0, 0u64, 0.0);
-    for k in slices.start as usize..slices.end as usize {
+    for (k, &(entries, slice_grids)) in counts.iter().enumerate().take(range.end).skip(range.start)
+    {
         let mine: Vec<_> = results.iter().filter(|r| r.0 == k).collect();
         let secs: f64 = mine.iter().map(|r| r.1).sum();
         let grids: u64 = mine.iter().map(|r| r.2).sum();
         let bands3: u64 = mine.iter().map(|r| r.3).sum();
         let one: f64 = mine.iter().map(|r| r.4).sum();
-        let (entries, slice_grids) = counts[k];
         let slice_secs = if mine.is_empty() {
             0.0
         } else {
@@ -376,10 +376,7 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
             mine.len()
         );
     }
-    let grids: u64 = counts[slices.start as usize..slices.end as usize]
-        .iter()
-        .map(|c| c.1)
-        .sum();
+    let grids: u64 = counts[range].iter().map(|c| c.1).sum();
     eprintln!(
         "s17 exhaust: estimate over slices {}..{}: {} entries sampled ({:.1} s of search, {} ED grids in them); \
          {:.3e} s for {} ED grids = {:.4} s per grid (one thread)",
