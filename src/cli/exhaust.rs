@@ -299,30 +299,36 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
     let ed = Ed::new();
     let exhauster = Exhauster::new(&ed, &tables, config);
     let searcher = Searcher::new(&band_catalogue, &tables, config);
-    // The sampled entries of each slice (distinct, uniform, seeded).
-    let mut jobs: Vec<(usize, Entry)> = Vec::new();
+    // The sampled entries of each slice (distinct, uniform, seeded); the
+    // walks to them run in parallel.
     let range = slices.start as usize..slices.end as usize;
-    for (k, &(entries, _)) in counts.iter().enumerate().take(range.end).skip(range.start) {
-        let mut rng = fastrand::Rng::with_seed(args.seed ^ (k as u64) << 32);
-        let mut numbers: Vec<u64> = if entries <= n {
-            (0..entries).collect()
-        } else {
-            let mut set = std::collections::BTreeSet::new();
-            while (set.len() as u64) < n {
-                set.insert(rng.u64(..entries));
+    let jobs: Vec<(usize, Entry)> = range
+        .clone()
+        .into_par_iter()
+        .flat_map_iter(|k| {
+            let entries = counts[k].0;
+            let mut rng = fastrand::Rng::with_seed(args.seed ^ (k as u64) << 32);
+            let mut numbers: Vec<u64> = if entries <= n {
+                (0..entries).collect()
+            } else {
+                let mut set = std::collections::BTreeSet::new();
+                while (set.len() as u64) < n {
+                    set.insert(rng.u64(..entries));
+                }
+                set.into_iter().collect()
+            };
+            numbers.sort();
+            let mut found = Vec::new();
+            if let Some(&last) = numbers.last() {
+                ed.for_each_entry(k, 0..last + 1, |e| {
+                    if numbers.binary_search(&e.number).is_ok() {
+                        found.push((k, *e));
+                    }
+                });
             }
-            set.into_iter().collect()
-        };
-        numbers.sort();
-        let Some(&last) = numbers.last() else {
-            continue;
-        };
-        ed.for_each_entry(k, 0..last + 1, |e| {
-            if numbers.binary_search(&e.number).is_ok() {
-                jobs.push((k, *e));
-            }
-        });
-    }
+            found
+        })
+        .collect();
     let bar = progress_bar(jobs.len() as u64, quiet);
     // Per entry: exhaust seconds, hi grids, bands 3, one-grid seconds.
     let results: Vec<(usize, f64, u64, u64, f64)> = jobs
