@@ -82,6 +82,8 @@ pub struct Bands12 {
     /// The band-3 states alive in the current step, with the sockets open
     /// for every XY of the step.
     step_live: Vec<(usize, (Sockets, u64))>,
+    /// The last fresh UA12 a bands-1+2 check found (for debug checks).
+    last_fresh: Mask54,
 }
 
 /// The search of one band-3 choice of a grid: the bands-1+2 state and the
@@ -145,6 +147,7 @@ impl Bands12 {
             vy: Vec::new(),
             survivors: Vec::new(),
             step_live: Vec::new(),
+            last_fresh: 0,
         }
     }
 
@@ -380,6 +383,13 @@ impl Bands12 {
                     continue;
                 }
                 if !*valid.get_or_insert_with(|| self.check_bands12(xy)) {
+                    // A fresh UA12 joins the filters of every band 3: debug
+                    // builds check that it is a UA of each (SPEC §2).
+                    if cfg!(debug_assertions) {
+                        for other in bands3.iter() {
+                            debug_assert_ua(self.last_fresh, &other.grid);
+                        }
+                    }
                     break;
                 }
                 match &mut self.record_valid_xy {
@@ -439,6 +449,7 @@ impl Bands12 {
                 let diff = self.grid.difference(&other);
                 let fresh = super::harvest::minimal_ua(&self.grid, diff) as u64 & BANDS12_FULL;
                 debug_assert!(fresh != 0 && fresh & xy == 0);
+                self.last_fresh = fresh;
                 self.stats.fresh_ua12 += 1;
                 self.add_ua12(fresh);
                 self.must.extra.push(fresh);
@@ -468,6 +479,18 @@ impl Bands12 {
             self.must.reserve(self.uas_x.len());
         }
     }
+}
+
+/// Debug builds: `ua` (cells of bands 1+2) is a UA of `grid`: the puzzle of
+/// every other cell has a second solution.
+pub fn debug_assert_ua(ua: Mask54, grid: &Grid) {
+    let rest = GRID_FULL & !(ua as u128);
+    let puzzle = crate::grid::Puzzle::from_grid(grid, rest);
+    assert_eq!(
+        crate::solver::count_solutions(&puzzle, 2),
+        2,
+        "{ua:#x} is no UA of {grid}"
+    );
 }
 
 /// The sets XY must hit in one step, filed by where they can be hit.
