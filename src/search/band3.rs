@@ -952,3 +952,69 @@ fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54) -> [u64; MAX_GUA_WORD
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::band::band_uas;
+    use crate::generate::random_grid;
+    use crate::search::harvest::harvest_guas;
+
+    /// Whether at most `z` cells hit every set: branch on a cell of the
+    /// first set not hit yet (a hitting set holds one).
+    fn brute(sets: &[Mask27], clues: Mask27, z: usize) -> bool {
+        match sets.iter().find(|&&t| t & clues == 0) {
+            None => true,
+            Some(_) if z == 0 => false,
+            Some(&t) => cells27(t).any(|c| brute(sets, clues | 1 << c, z - 1)),
+        }
+    }
+
+    /// The socket check of part 1 (and its short cuts: mini-row bound,
+    /// dominated sockets, disjoint sets, witnesses) answers exactly whether
+    /// `z` clues can hit the open sockets' T's and band 3's own UAs, on
+    /// random socket sets of harvested grids, bounds met exactly included.
+    #[test]
+    fn band3_can_take_agrees_with_brute_force() {
+        let mut rng = fastrand::Rng::with_seed(31);
+        let limits = SearchConfig::default().harvest_limits();
+        let (mut tight, mut yes, mut no) = (0, 0, 0);
+        for _ in 0..4 {
+            let grid = random_grid(&mut rng);
+            let band3: [u8; 27] = grid.digits()[54..].try_into().unwrap();
+            let uas = band_uas(&band3);
+            let mut state = Band3State::new(
+                grid,
+                harvest_guas(&grid, &limits),
+                uas.clone(),
+                SearchConfig::default(),
+            );
+            let sockets = state.socket_t.len();
+            assert!(sockets > 8, "a grid has sockets");
+            for _ in 0..1500 {
+                let mut open: Sockets = 0;
+                for _ in 0..rng.usize(0..=8) {
+                    open |= 1 << rng.usize(..sockets);
+                }
+                let z = rng.usize(1..=7);
+                let family = state.family_of(open);
+                let mut sets: Vec<Mask27> = cells54(open).map(|s| state.socket_t[s]).collect();
+                sets.extend(&uas);
+                let expected = brute(&sets, 0, z);
+                tight += ((MiniRowBound { family }).clues() == z) as usize;
+                if expected {
+                    yes += 1
+                } else {
+                    no += 1
+                }
+                assert_eq!(
+                    state.band3_can_take(open, family, z),
+                    expected,
+                    "open {open:#x}, z {z}, grid {grid}"
+                );
+            }
+        }
+        // The sample meets every case: feasible, infeasible, bound = z.
+        assert!(tight > 50 && yes > 500 && no > 500, "{tight} {yes} {no}");
+    }
+}
