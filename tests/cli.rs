@@ -434,3 +434,29 @@ fn help_of_every_subcommand() {
         assert!(text.contains("s17"), "{args:?}: {text}");
     }
 }
+
+/// `solve` and `canon` end with a summary line on stderr, and `-q` hides it.
+#[test]
+fn quiet_hides_the_summary_of_solve_and_canon() {
+    let (_dir, file) = temp_file(
+        "two.txt",
+        read_data("known17.txt")
+            .lines()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    let path = file.to_str().unwrap();
+    for command in ["solve", "canon"] {
+        let loud = s17(&[command, path]);
+        assert!(loud.status.success());
+        assert!(
+            stderr_text(&loud).contains(&format!("s17 {command}: ")),
+            "{command}"
+        );
+        let quiet = s17(&["-q", command, path]);
+        assert!(quiet.status.success());
+        assert_eq!(stderr_text(&quiet), "", "{command} -q");
+        assert_eq!(stdout_lines(&quiet), stdout_lines(&loud), "{command}");
+    }
+}

@@ -23,7 +23,7 @@ pub struct Args {
 /// Prints the minlex form of each line; a malformed line prints an error on
 /// stderr naming the line, and the run goes on (the outcome is then
 /// `Ok(false)`, exit 1).
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut source = LineSource::open(args.input.as_deref())?;
     let name = source.name.clone();
     let mut out = BufWriter::new(std::io::stdout().lock());
@@ -57,15 +57,17 @@ pub fn run(args: Args) -> Outcome {
         }
     }
     out.flush()?;
-    let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "s17 canon: {items} lines in {secs:.3} s ({:.0}/s){}",
-        items as f64 / secs.max(1e-9),
-        if bad > 0 {
-            format!(", {bad} bad lines")
-        } else {
-            String::new()
-        }
-    );
+    if !quiet {
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "s17 canon: {items} lines in {secs:.3} s ({:.0}/s){}",
+            items as f64 / secs.max(1e-9),
+            if bad > 0 {
+                format!(", {bad} bad lines")
+            } else {
+                String::new()
+            }
+        );
+    }
     Ok(bad == 0)
 }

@@ -70,8 +70,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Search(args) => search::run(args, cli.quiet),
         Command::Scan(args) => scan::run(args, cli.quiet),
-        Command::Solve(args) => solve::run(args),
-        Command::Canon(args) => canon::run(args),
+        Command::Solve(args) => solve::run(args, cli.quiet),
+        Command::Canon(args) => canon::run(args, cli.quiet),
         Command::Generate(args) => generate::run(args),
         Command::Tables(args) => tables::run(args, cli.quiet),
         Command::Tune(args) => tune::run(args, cli.quiet),

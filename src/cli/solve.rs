@@ -27,7 +27,7 @@ pub struct Args {
 /// `not unique` for more than one), or with `--count` the count up to the
 /// limit. A malformed line prints an error on stderr naming the line, and
 /// the run goes on; the outcome is then `Ok(false)` (exit 1).
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut source = LineSource::open(args.input.as_deref())?;
     let name = source.name.clone();
     let limit = usize::try_from(args.limit).unwrap_or(usize::MAX);
@@ -61,16 +61,18 @@ pub fn run(args: Args) -> Outcome {
         }
     }
     out.flush()?;
-    let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "s17 solve: {puzzles} puzzles in {secs:.3} s ({:.0} puzzles/s){}",
-        puzzles as f64 / secs.max(1e-9),
-        if bad > 0 {
-            format!(", {bad} bad lines")
-        } else {
-            String::new()
-        }
-    );
+    if !quiet {
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "s17 solve: {puzzles} puzzles in {secs:.3} s ({:.0} puzzles/s){}",
+            puzzles as f64 / secs.max(1e-9),
+            if bad > 0 {
+                format!(", {bad} bad lines")
+            } else {
+                String::new()
+            }
+        );
+    }
     Ok(bad == 0)
 }
 
