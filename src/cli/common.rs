@@ -119,3 +119,30 @@ pub fn init_threads(threads: usize) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// How to open a run's result files, from `--resume` and `--force`.
+pub fn open_mode(resume: bool, force: bool) -> crate::scan::OpenMode {
+    use crate::scan::OpenMode;
+    match (resume, force) {
+        (true, _) => OpenMode::Resume,
+        (false, true) => OpenMode::Overwrite,
+        (false, false) => OpenMode::Create,
+    }
+}
+
+/// The summary line of the 17s not in the known list (`FILE.new`): how
+/// many this run found, `before` being those already there when it opened.
+pub fn report_new(
+    command: &str,
+    known: &std::path::Path,
+    files: &crate::scan::ResultFiles,
+    before: u64,
+) {
+    let total = files.new_lines();
+    eprintln!(
+        "s17 {command}: {} new 17s (not in {}) found in this run, {total} in all in {}",
+        total - before,
+        known.display(),
+        crate::scan::new_path(files.output_path()).display()
+    );
+}

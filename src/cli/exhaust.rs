@@ -17,11 +17,11 @@ use crate::ed::{Ed, Entry};
 use crate::exhaust::Exhauster;
 use crate::grid::Puzzle;
 use crate::known::{KnownSet, describe};
-use crate::scan::{Fingerprint, OpenMode, ResultFiles, checkpoint_header, new_path};
+use crate::scan::{Fingerprint, ResultFiles, checkpoint_header};
 use crate::search::Stats;
 
 use super::Outcome;
-use super::common::{TablesArg, TuningArgs, init_threads, load_tables};
+use super::common::{TablesArg, TuningArgs, init_threads, load_tables, open_mode, report_new};
 use super::enumerate::parse_range;
 use super::search::format_stats;
 
@@ -115,11 +115,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             Some(Arc::new(set))
         }
     };
-    let mode = match (args.resume, args.force) {
-        (true, _) => OpenMode::Resume,
-        (false, true) => OpenMode::Overwrite,
-        (false, false) => OpenMode::Create,
-    };
+    let mode = open_mode(args.resume, args.force);
     // The checkpoint names the piece of work: a resume with another slice,
     // range or tuning is refused.
     let detail = format!(
@@ -234,13 +230,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             );
         }
         if let Some(path) = &args.known {
-            let total = files.new_lines();
-            eprintln!(
-                "s17 exhaust: {} new 17s (not in {}) found in this run, {total} in all in {}",
-                total - new_before,
-                path.display(),
-                new_path(&output).display()
-            );
+            report_new("exhaust", path, files, new_before);
         }
         if args.stats {
             eprintln!("s17 exhaust: stages: {}", format_stats(&totals.stats));

@@ -10,13 +10,11 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::known::{KnownSet, describe};
-use crate::scan::{
-    Catalogue, OpenMode, ResultFiles, Slice, Totals, checkpoint_header, new_path, scan,
-};
+use crate::scan::{Catalogue, ResultFiles, Slice, Totals, checkpoint_header, scan};
 use crate::search::Searcher;
 
 use super::Outcome;
-use super::common::{TablesArg, TuningArgs, init_threads, load_tables};
+use super::common::{TablesArg, TuningArgs, init_threads, load_tables, open_mode, report_new};
 use super::search::format_stats;
 
 #[derive(clap::Args, Debug)]
@@ -90,11 +88,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             Some(Arc::new(set))
         }
     };
-    let mode = match (args.resume, args.force) {
-        (true, _) => OpenMode::Resume,
-        (false, true) => OpenMode::Overwrite,
-        (false, false) => OpenMode::Create,
-    };
+    let mode = open_mode(args.resume, args.force);
     let header = checkpoint_header(
         "scan",
         catalogue.fingerprint,
@@ -170,13 +164,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             );
         }
         if let Some(path) = &args.known {
-            let total = files.new_lines();
-            eprintln!(
-                "s17 scan: {} new 17s (not in {}) found in this run, {total} in all in {}",
-                total - new_before,
-                path.display(),
-                new_path(&args.output).display()
-            );
+            report_new("scan", path, &files, new_before);
         }
     }
     Ok(bad == 0)
