@@ -71,10 +71,10 @@ pub enum ScanError {
     Locked(#[from] LockError),
     #[error(transparent)]
     Tables(#[from] TableError),
-    #[error("{} already exists; pass --resume to continue that scan, or --force to start over", .0.display())]
+    #[error("{} already exists; pass --resume to continue that run, or --force to start over", .0.display())]
     OutputExists(PathBuf),
     #[error(
-        "{} exists but has no checkpoint {}, so it is not a resumable scan output; \
+        "{} exists but has no checkpoint {}, so it is not a resumable output; \
          pass --force to overwrite it",
         output.display(),
         checkpoint.display()
@@ -84,8 +84,8 @@ pub enum ScanError {
         checkpoint: PathBuf,
     },
     #[error(
-        "checkpoint {} belongs to another scan ({found:?}; this one is {expected:?}): \
-         the catalogue or the slice changed; pass --force to start over",
+        "checkpoint {} belongs to another run ({found:?}; this one is {expected:?}): \
+         its input, slice or entry range changed; pass --force to start over",
         path.display()
     )]
     Mismatch {
