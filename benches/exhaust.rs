@@ -31,13 +31,7 @@ fn exhaust(c: &mut Criterion) {
         .visits(k, &entry)
         .iter()
         .filter(|v| v.choices.contains(Choices::HI))
-        .map(|v| {
-            let mut cells = [0u8; 81];
-            cells[..27].copy_from_slice(ed.catalogue().band(k));
-            cells[27..54].copy_from_slice(&entry.band2);
-            cells[54..].copy_from_slice(&v.band3);
-            Grid::from_digits(cells).unwrap()
-        })
+        .map(|v| ex.visit_grid(k, &entry, &v.band3))
         .collect();
     let mut group = c.benchmark_group("exhaust");
     group

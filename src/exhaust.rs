@@ -35,7 +35,7 @@ use crate::canon::minlex_puzzle;
 use crate::ed::{Band3Visit, Choices, Ed, Entry};
 use crate::grid::{Grid, Puzzle};
 use crate::search::band3::Band3State;
-use crate::search::harvest::{harvest_guas, harvest_ua12};
+use crate::search::harvest::{harvest_guas, spanning_ua12};
 use crate::search::part1::Bands12;
 use crate::search::plan::{self, Counts, Rank};
 use crate::search::{BandSets, SearchConfig, Stats};
@@ -106,6 +106,15 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         visits
     }
 
+    /// The grid of a visit: catalogue band `k`, the entry's band 2, `band3`.
+    pub fn visit_grid(&self, k: usize, entry: &Entry, band3: &[u8; 27]) -> Grid {
+        let mut cells = [0u8; 81];
+        cells[..27].copy_from_slice(self.ed.catalogue().band(k));
+        cells[27..54].copy_from_slice(&entry.band2);
+        cells[54..].copy_from_slice(band3);
+        Grid::from_digits_unchecked(cells)
+    }
+
     /// The band's identity, its tables checked ([`BandTables::try_band`]).
     fn band_id(&self, band: &[u8; 27]) -> Result<BandId, TableError> {
         let id = self.ed.index().identify(band);
@@ -131,24 +140,14 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         if visits.is_empty() {
             return Ok(result);
         }
-        let band1 = *self.ed.catalogue().band(k);
-        let (id1, id2) = (self.band_id(&band1)?, self.band_id(&entry.band2)?);
+        let band1 = self.ed.catalogue().band(k);
+        let (id1, id2) = (self.band_id(band1)?, self.band_id(&entry.band2)?);
         let min1 = self.tables.band(id1.index).min_size();
         let min2 = self.tables.band(id2.index).min_size();
-        let compose = |band3: &[u8; 27]| {
-            let mut cells = [0u8; 81];
-            cells[..27].copy_from_slice(&band1);
-            cells[27..54].copy_from_slice(&entry.band2);
-            cells[54..].copy_from_slice(band3);
-            Grid::from_digits_unchecked(cells)
-        };
         let harvest_start = Instant::now();
         let limits = self.config.harvest_limits();
-        let grid0 = compose(&visits[0].band3);
-        let mut ua12 = harvest_ua12(&grid0, &limits);
-        ua12.retain(|&u| {
-            u & crate::search::sets::BAND1 != 0 && u & !crate::search::sets::BAND1 != 0
-        });
+        let grid0 = self.visit_grid(k, entry, &visits[0].band3);
+        let ua12 = spanning_ua12(&grid0, &limits);
         let mut bands12 = Bands12::new(grid0, ua12, self.config);
         // The rows and the band-3 states.
         let mut rows: BTreeMap<Counts, Vec<usize>> = BTreeMap::new();
@@ -156,7 +155,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         for (i, v) in visits.iter().enumerate() {
             let id3 = self.band_id(&v.band3)?;
             let min3 = self.tables.band(id3.index).min_size();
-            let grid = compose(&v.band3);
+            let grid = self.visit_grid(k, entry, &v.band3);
             debug_assert_shared_uas(&bands12.ua12, &grid);
             for row in visit_rows(v.choices, [min1, min2, min3]) {
                 rows.entry(row).or_default().push(i);

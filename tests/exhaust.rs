@@ -6,7 +6,7 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -50,21 +50,10 @@ fn entry(ed: &Ed, k: usize, number: u64) -> Entry {
 }
 
 /// The grids of an entry's visits.
-fn visit_grids<B: AsRef<[u8]> + Sync>(
-    ed: &Ed,
-    ex: &Exhauster<'_, B>,
-    k: usize,
-    e: &Entry,
-) -> Vec<Grid> {
+fn visit_grids<B: AsRef<[u8]> + Sync>(ex: &Exhauster<'_, B>, k: usize, e: &Entry) -> Vec<Grid> {
     ex.visits(k, e)
         .iter()
-        .map(|v| {
-            let mut cells = [0u8; 81];
-            cells[..27].copy_from_slice(ed.catalogue().band(k));
-            cells[27..54].copy_from_slice(&e.band2);
-            cells[54..].copy_from_slice(&v.band3);
-            Grid::from_digits(cells).expect("a valid grid")
-        })
+        .map(|v| ex.visit_grid(k, e, &v.band3))
         .collect()
 }
 
@@ -118,7 +107,7 @@ fn entries_find_exactly_the_known_17s_which_assigns_them() {
             got.contains(&minlex_puzzle(p).0),
             "{p} not found at {k}/{number}"
         );
-        let grids = visit_grids(&ed, &ex, k, &e);
+        let grids = visit_grids(&ex, k, &e);
         let predicted: Vec<Puzzle> = grids.iter().flat_map(|g| f.known.expected(g)).collect();
         let expected = assigned(&ed, &predicted, k, number);
         assert_eq!(got, expected, "slice {k}, entry {number}");
@@ -151,6 +140,13 @@ fn s17(args: &[&str]) -> Command {
     cmd
 }
 
+/// `s17 exhaust` on entries `range` of slice 331 into `output`.
+fn exhaust_331(range: &str, output: &Path, more: &[&str]) -> Command {
+    let mut cmd = s17(&["exhaust", "--band", "331", "--entries", range]);
+    cmd.args(more).arg("-o").arg(output);
+    cmd
+}
+
 fn sorted_lines(path: &PathBuf) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_to_string(path)
         .unwrap()
@@ -173,41 +169,19 @@ fn resume_after_a_kill_gives_the_uninterrupted_output() {
     // Entries of slice 331 around one that holds a known 17.
     let range = "1683760..1683772";
     let whole = dir.join("whole.txt");
-    let status = s17(&[
-        "exhaust",
-        "--band",
-        "331",
-        "--entries",
-        range,
-        "--threads",
-        "2",
-        "-q",
-    ])
-    .arg("-o")
-    .arg(&whole)
-    .status()
-    .unwrap();
+    let status = exhaust_331(range, &whole, &["--threads", "2", "-q"])
+        .status()
+        .unwrap();
     assert!(status.success());
     let expected = sorted_lines(&whole);
     assert!(!expected.is_empty(), "the range holds a 17");
 
     let cut = dir.join("cut.txt");
     let done = dir.join("cut.txt.done");
-    let mut child = s17(&[
-        "exhaust",
-        "--band",
-        "331",
-        "--entries",
-        range,
-        "--threads",
-        "1",
-        "-q",
-    ])
-    .arg("-o")
-    .arg(&cut)
-    .stderr(Stdio::null())
-    .spawn()
-    .unwrap();
+    let mut child = exhaust_331(range, &cut, &["--threads", "1", "-q"])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     // Kill once two entries are checkpointed (the header is line 1), and
     // before the run ends: otherwise the test proves nothing.
     let start = Instant::now();
@@ -228,36 +202,16 @@ fn resume_after_a_kill_gives_the_uninterrupted_output() {
     let checkpointed = std::fs::read_to_string(&done).unwrap().lines().count() - 1;
     assert!(checkpointed < 12, "the kill landed after the last entry");
 
-    let other = s17(&[
-        "exhaust",
-        "--band",
-        "331",
-        "--entries",
-        "1683760..1683770",
-        "--resume",
-        "-q",
-    ])
-    .arg("-o")
-    .arg(&cut)
-    .output()
-    .unwrap();
+    let other = exhaust_331("1683760..1683770", &cut, &["--resume", "-q"])
+        .output()
+        .unwrap();
     assert!(
         !other.status.success(),
         "a resume with another range must be refused"
     );
-    let status = s17(&[
-        "exhaust",
-        "--band",
-        "331",
-        "--entries",
-        range,
-        "--resume",
-        "-q",
-    ])
-    .arg("-o")
-    .arg(&cut)
-    .status()
-    .unwrap();
+    let status = exhaust_331(range, &cut, &["--resume", "-q"])
+        .status()
+        .unwrap();
     assert!(status.success());
     assert_eq!(sorted_lines(&cut), expected);
 }

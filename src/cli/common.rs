@@ -146,3 +146,24 @@ pub fn report_new(
         crate::scan::new_path(files.output_path()).display()
     );
 }
+
+/// A progress bar on stderr: `unit` done of `len`, a message (what was
+/// found so far; `message` to start), rate, ETA. Hidden with `quiet` (and
+/// by indicatif when stderr is no terminal).
+pub fn progress_bar(len: u64, quiet: bool, unit: &str, message: &str) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {unit}, {{msg}}, {{per_sec}}, ETA {{eta}}"
+        ))
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_message(message.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
+    bar
+}

@@ -10,7 +10,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::ed::{Ed, Entry};
@@ -21,7 +20,9 @@ use crate::scan::{Fingerprint, ResultFiles, checkpoint_header};
 use crate::search::Stats;
 
 use super::Outcome;
-use super::common::{TablesArg, TuningArgs, init_threads, load_tables, open_mode, report_new};
+use super::common::{
+    TablesArg, TuningArgs, init_threads, load_tables, open_mode, progress_bar, report_new,
+};
 use super::enumerate::parse_range;
 use super::search::format_stats;
 
@@ -160,7 +161,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         );
     }
     let exhauster = Exhauster::new(&ed, &tables, config);
-    let bar = progress_bar(todo.len() as u64, quiet);
+    let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 17s");
     let seen: HashSet<Puzzle> = state.found.iter().map(|(_, p)| *p).collect();
     let shared = Mutex::new((&mut files, seen, Totals::default()));
     let start = Instant::now();
@@ -239,26 +240,6 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     Ok(true)
 }
 
-/// A progress bar on stderr: entries done, grids and 17s (the message),
-/// entries/s, ETA. Hidden with `quiet` (and by indicatif when stderr is no
-/// terminal).
-fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} entries, {msg}, {per_sec}, ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar.set_message("0 grids, 0 17s");
-    bar.enable_steady_tick(Duration::from_millis(500));
-    bar
-}
-
 /// The committed whole count: entries and grids per slice.
 fn slice_counts() -> Vec<(u64, u64)> {
     include_str!("../../data/ed-counts.tsv")
@@ -319,7 +300,7 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
             found
         })
         .collect();
-    let bar = progress_bar(jobs.len() as u64, quiet);
+    let bar = progress_bar(jobs.len() as u64, quiet, "entries", "sampled");
     // Per entry: exhaust seconds, hi grids, bands 3, one-grid seconds.
     let results: Vec<(usize, f64, u64, u64, f64)> = jobs
         .par_iter()
@@ -331,11 +312,7 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
             if args.compare {
                 for v in exhauster.visits(*k, e) {
                     if v.choices.contains(crate::ed::Choices::HI) {
-                        let mut cells = [0u8; 81];
-                        cells[..27].copy_from_slice(ed.catalogue().band(*k));
-                        cells[27..54].copy_from_slice(&e.band2);
-                        cells[54..].copy_from_slice(&v.band3);
-                        let grid = crate::grid::Grid::from_digits_unchecked(cells);
+                        let grid = exhauster.visit_grid(*k, e, &v.band3);
                         let start = Instant::now();
                         searcher.search(&grid)?;
                         one_grid += start.elapsed().as_secs_f64();

@@ -7,14 +7,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::known::{KnownSet, describe};
 use crate::scan::{Catalogue, ResultFiles, Slice, Totals, checkpoint_header, scan};
 use crate::search::Searcher;
 
 use super::Outcome;
-use super::common::{TablesArg, TuningArgs, init_threads, load_tables, open_mode, report_new};
+use super::common::{
+    TablesArg, TuningArgs, init_threads, load_tables, open_mode, progress_bar, report_new,
+};
 use super::search::format_stats;
 
 #[derive(clap::Args, Debug)]
@@ -133,7 +134,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
 
     let (band_catalogue, tables) = load_tables(&args.tables, quiet)?;
     let searcher = Searcher::new(&band_catalogue, &tables, config);
-    let bar = progress_bar(todo.len() as u64, quiet);
+    let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");
     let found = AtomicU64::new(0);
     let start = Instant::now();
     let totals = scan(
@@ -143,7 +144,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         |_, result, _| {
             let n = found.fetch_add(result.puzzles.len() as u64, Ordering::Relaxed)
                 + result.puzzles.len() as u64;
-            bar.set_message(n.to_string());
+            bar.set_message(format!("{n} 17s"));
             bar.inc(1);
         },
     )
@@ -168,25 +169,6 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     }
     Ok(bad == 0)
-}
-
-/// A progress bar on stderr: grids done, 17s found (the message), grids/s,
-/// ETA. Hidden with `quiet` (and by indicatif when stderr is no terminal).
-pub(super) fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} grids, {msg} 17s, {per_sec}, ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar.set_message("0");
-    bar.enable_steady_tick(Duration::from_millis(500));
-    bar
 }
 
 /// The end-of-run summary on stderr.

@@ -16,8 +16,8 @@ use crate::scan::{Catalogue, Slice, Totals, scan};
 use crate::search::{SearchConfig, Searcher};
 
 use super::Outcome;
+use super::common::progress_bar;
 use super::common::{TablesArg, init_threads, load_tables};
-use super::scan::progress_bar;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -115,7 +115,12 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
 
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
-    let bar = progress_bar((configs.len() * grids.len()) as u64, quiet);
+    let bar = progress_bar(
+        (configs.len() * grids.len()) as u64,
+        quiet,
+        "grids",
+        "0 17s",
+    );
     let mut rows = Vec::new();
     for config in configs {
         let span = tracing::info_span!("combination", ?config);

@@ -20,9 +20,10 @@ use crate::search::Searcher;
 use crate::solver::count_solutions;
 
 use super::Outcome;
+use super::common::progress_bar;
 use super::common::{TablesArg, TuningArgs, init_threads, load_tables};
 use super::input::is_skippable;
-use super::scan::{progress_bar, summary};
+use super::scan::summary;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -165,7 +166,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
     let searcher = Searcher::new(&catalogue, &tables, config);
-    let bar = progress_bar(todo.len() as u64, quiet);
+    let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");
     let search_start = Instant::now();
     let totals = scan(
         &todo,
@@ -173,7 +174,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         |grid| searcher.search(grid),
         |position, result, elapsed| {
             check(position, &result.puzzles, Some(elapsed));
-            bar.set_message(report.lock().expect("no panic").found.to_string());
+            bar.set_message(format!("{} 17s", report.lock().expect("no panic").found));
             bar.inc(1);
         },
     )?;

@@ -279,6 +279,16 @@ pub fn harvest_ua12(grid: &Grid, limits: &HarvestLimits) -> Vec<Mask54> {
     found
 }
 
+/// The UA12 part 1 can use: those of [`harvest_ua12`] with cells in both
+/// bands. (Sets inside band 1 or band 2 alone are band UAs, hit by every
+/// valid clue set of the tables.)
+pub fn spanning_ua12(grid: &Grid, limits: &HarvestLimits) -> Vec<Mask54> {
+    use super::sets::BAND1;
+    let mut ua12 = harvest_ua12(grid, limits);
+    ua12.retain(|&u| u & BAND1 != 0 && u & !BAND1 != 0);
+    ua12
+}
+
 /// The sockets of band 3: each is the set T of changed cells and the band 3
 /// digits after the change (swap of two cells of a mini-row: 27; rotation
 /// of a mini-row: 18).

@@ -14,7 +14,7 @@ pub mod harvest;
 pub mod hitting;
 pub mod part1;
 pub mod plan;
-pub(crate) mod sets;
+mod sets;
 
 use std::ops::AddAssign;
 use std::time::{Duration, Instant};
@@ -375,27 +375,19 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         let search_grid = reorder_bands(grid, choice.bands);
         let harvest_start = Instant::now();
         let limits = self.config.harvest_limits();
-        let mut ua12 = harvest::harvest_ua12(&search_grid, &limits);
-        // Sets inside band 1 or band 2 alone are band UAs, hit by every valid
-        // clue set of the tables: they cannot help part 1.
-        ua12.retain(|&u| u & sets::BAND1 != 0 && u & !sets::BAND1 != 0);
+        let ua12 = harvest::spanning_ua12(&search_grid, &limits);
         let band3_uas = band_uas(&band_digits(&search_grid, 2));
         let guas = harvest::harvest_guas(&search_grid, &limits);
-        let mut stats = Stats {
-            ua12: ua12.len() as u64,
-            guas: guas.len() as u64,
-            ..Stats::default()
-        };
-        stats.harvest_time = harvest_start.elapsed();
+        let harvest_time = harvest_start.elapsed();
         tracing::debug!(
             ua12 = ua12.len(),
             guas = guas.len(),
             band3_uas = band3_uas.len(),
-            secs = stats.harvest_time.as_secs_f64(),
+            secs = harvest_time.as_secs_f64(),
             "harvest done"
         );
         let mut state = part1::ChoiceState::new(search_grid, ua12, guas, band3_uas, self.config);
-        state.bands12.stats.harvest_time = stats.harvest_time;
+        state.bands12.stats.harvest_time = harvest_time;
         state
     }
 }
