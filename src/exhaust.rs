@@ -35,9 +35,10 @@ use crate::canon::minlex_puzzle;
 use crate::ed::{Band3Visit, Choices, Ed, Entry};
 use crate::grid::{Grid, Puzzle};
 use crate::search::band3::Band3State;
-use crate::search::harvest::{harvest_guas, spanning_ua12};
+use crate::search::harvest::spanning_ua12;
 use crate::search::part1::Bands12;
 use crate::search::plan::{self, Counts, Rank};
+use crate::search::signatures::SignatureHarvest;
 use crate::search::{BandSets, SearchConfig, Stats};
 use crate::tables::{BandTables, TableError};
 
@@ -152,6 +153,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         // The rows and the band-3 states.
         let mut rows: BTreeMap<Counts, Vec<usize>> = BTreeMap::new();
         let mut states = Vec::with_capacity(visits.len());
+        let mut signatures = SignatureHarvest::new(&visits[0].band3);
         for (i, v) in visits.iter().enumerate() {
             let id3 = self.band_id(&v.band3)?;
             let min3 = self.tables.band(id3.index).min_size();
@@ -160,7 +162,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
             for row in visit_rows(v.choices, [min1, min2, min3]) {
                 rows.entry(row).or_default().push(i);
             }
-            let guas = harvest_guas(&grid, &limits);
+            let guas = signatures.guas(&grid, &limits);
             states.push(Band3State::new(grid, guas, band_uas(&v.band3), self.config));
         }
         bands12.stats.harvest_time = harvest_start.elapsed();

@@ -317,33 +317,21 @@ pub fn sockets(grid: &Grid) -> Vec<(Mask27, [u8; 27])> {
 /// GUAs of the search grid for every socket of band 3, with their S parts
 /// minimal per socket.
 pub fn harvest_guas(grid: &Grid, limits: &HarvestLimits) -> Vec<Gua> {
+    collect_guas(grid, |_, t, changed| socket_parts(grid, t, changed, limits))
+}
+
+/// The GUAs of the search grid from the S parts `parts(k, t, changed)`
+/// gives for each socket (its number k in [`sockets`] order, its T, band 3
+/// as the socket changes it), sorted by size. `s17 exhaust` passes parts
+/// harvested once per socket signature ([`super::signatures`]); debug
+/// builds check every GUA against this grid.
+pub fn collect_guas(
+    grid: &Grid,
+    mut parts: impl FnMut(usize, Mask27, &[u8; 27]) -> Vec<Mask54>,
+) -> Vec<Gua> {
     let mut guas = Vec::new();
-    for (t, band3) in sockets(grid) {
-        let mut required = 0u16;
-        for cell in crate::bits::cells27(t) {
-            required |= 1 << (band3[cell] - 1);
-        }
-        let mut digits_template = [0u8; CELLS];
-        digits_template[54..].copy_from_slice(&band3);
-        let mut found: Vec<Mask54> = Vec::new();
-        for digits in digit_subsets(
-            required,
-            limits.gua_digits.max(required.count_ones() as usize),
-        ) {
-            let mut cells = digits_template;
-            for cell in cells81(cells_outside(grid, digits)) {
-                cells[cell] = grid.digit(cell);
-            }
-            let puzzle = Puzzle::from_digits(cells);
-            for_each_solution(&puzzle, limits.fillings, |other| {
-                let s = grid.difference(other) as u64 & BANDS12_FULL;
-                debug_assert!(s != 0, "a new gangster forces a change in bands 1+2");
-                found.push(s);
-                true
-            });
-        }
-        minimize54(&mut found);
-        for s in found {
+    for (k, (t, band3)) in sockets(grid).into_iter().enumerate() {
+        for s in parts(k, t, &band3) {
             let gua = Gua { s, t };
             debug_assert_ua(grid, gua.cells());
             guas.push(gua);
@@ -351,6 +339,44 @@ pub fn harvest_guas(grid: &Grid, limits: &HarvestLimits) -> Vec<Gua> {
     }
     guas.sort_by_key(|g| (g.s.count_ones() + g.t.count_ones(), g.s, g.t));
     guas
+}
+
+/// The minimal S parts of the GUAs of one socket (T = `t`, band 3 changed
+/// into `changed`): the differences from `grid` of the fillings of bands
+/// 1+2 under the changed band 3, every digit subset holding T's digits
+/// freed in turn (up to `gua_digits` digits). They depend on bands 1+2 and
+/// on band 3's gangster after the change only.
+pub fn socket_parts(
+    grid: &Grid,
+    t: Mask27,
+    changed: &[u8; 27],
+    limits: &HarvestLimits,
+) -> Vec<Mask54> {
+    let mut required = 0u16;
+    for cell in crate::bits::cells27(t) {
+        required |= 1 << (changed[cell] - 1);
+    }
+    let mut digits_template = [0u8; CELLS];
+    digits_template[54..].copy_from_slice(changed);
+    let mut found: Vec<Mask54> = Vec::new();
+    for digits in digit_subsets(
+        required,
+        limits.gua_digits.max(required.count_ones() as usize),
+    ) {
+        let mut cells = digits_template;
+        for cell in cells81(cells_outside(grid, digits)) {
+            cells[cell] = grid.digit(cell);
+        }
+        let puzzle = Puzzle::from_digits(cells);
+        for_each_solution(&puzzle, limits.fillings, |other| {
+            let s = grid.difference(other) as u64 & BANDS12_FULL;
+            debug_assert!(s != 0, "a new gangster forces a change in bands 1+2");
+            found.push(s);
+            true
+        });
+    }
+    minimize54(&mut found);
+    found
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub mod hitting;
 pub mod part1;
 pub mod plan;
 mod sets;
+pub mod signatures;
 
 use std::ops::AddAssign;
 use std::time::{Duration, Instant};
