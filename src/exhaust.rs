@@ -8,7 +8,9 @@
 //! ([`Bands12`]: the UA12 and their harvest, the valid sets of bands 1 and
 //! 2, the 2X2Y steps, the XY loop and the bands-1+2 checks) serves them
 //! all; each band 3 has its own [`Band3State`] (GUAs, sockets, band-3 UAs,
-//! part 2, final checks).
+//! part 2, final checks). The GUAs' bands-1+2 parts depend only on the
+//! socket's signature, which bands 3 share, so they are harvested once
+//! per signature for the whole entry ([`SignatureHarvest`]).
 //!
 //! The rows: a visit for choice c searches the clue counts (x, y, z) that
 //! the one-grid plan gives to choice c when bands 1, 2, 3 of the visit play
