@@ -517,6 +517,14 @@ impl ResultFiles {
                 })?
             }
         };
+        // A run started over drops the 17s not in a known list of the run
+        // it replaces (`--known` writes the file afresh).
+        if mode == OpenMode::Overwrite {
+            let new = new_path(output);
+            if exists(&new)? {
+                fs::remove_file(&new).map_err(io_error(&new))?;
+            }
+        }
         // The checkpoint first: an output without a checkpoint is refused on
         // resume, a checkpoint without an output is not.
         write_atomically(&checkpoint, &state.checkpoint)?;

@@ -403,6 +403,25 @@ fn with_a_known_list_the_17s_not_in_it_go_to_output_new() {
     );
     assert_eq!(sorted_lines(&new), vec![full[left_out].clone()]);
 
+    // A resume without the list says that the file is not kept up to
+    // date, and leaves it as it is.
+    let out = s17(
+        dir.path(),
+        &["scan", "cat.txt", "-o", "out.txt", "--resume"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: out.txt.new is not kept up to date by a run without --known"),
+        "{stderr}"
+    );
+    assert_eq!(sorted_lines(&new), vec![full[left_out].clone()]);
+    // A run started over without the list drops the file of the run it
+    // replaces.
+    let out = s17(dir.path(), &["scan", "cat.txt", "-o", "out.txt", "--force"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("warning: out.txt.new"), "{stderr}");
+    assert!(!new.exists(), "out.txt.new of the replaced run is left");
+
     // With every 17 listed, nothing is new.
     let all: String = found.iter().map(|(_, p)| format!("{p}\n")).collect();
     std::fs::write(dir.path().join("all.txt"), all).unwrap();

@@ -130,6 +130,20 @@ pub fn open_mode(resume: bool, force: bool) -> crate::scan::OpenMode {
     }
 }
 
+/// Warns when a run without `--known` resumes an output that has a
+/// `FILE.new`: the file keeps the new 17s of the runs that had a known
+/// list, and this run will not add its own.
+pub fn warn_untracked_new(command: &str, files: &crate::scan::ResultFiles, quiet: bool) {
+    let new = crate::scan::new_path(files.output_path());
+    if !quiet && new.exists() {
+        eprintln!(
+            "s17 {command}: warning: {} is not kept up to date by a run without --known \
+             (it holds the new 17s of the runs that had one); pass --known LIST on every run",
+            new.display()
+        );
+    }
+}
+
 /// The summary line of the 17s not in the known list (`FILE.new`): how
 /// many this run found, `before` being those already there when it opened.
 pub fn report_new(

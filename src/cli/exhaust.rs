@@ -22,6 +22,7 @@ use crate::search::Stats;
 use super::Outcome;
 use super::common::{
     TablesArg, TuningArgs, init_threads, load_tables, open_mode, progress_bar, report_new,
+    warn_untracked_new,
 };
 use super::enumerate::parse_range;
 use super::search::format_stats;
@@ -134,7 +135,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let (mut files, state) = ResultFiles::open(&output, &header, mode)?;
     let new_before = match &known {
         Some(set) => files.track_new(Arc::clone(set), &state.found)?,
-        None => 0,
+        None => {
+            warn_untracked_new("exhaust", &files, quiet);
+            0
+        }
     };
     let (_, tables) = load_tables(&args.tables, quiet)?;
     let ed = Ed::new();

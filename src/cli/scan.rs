@@ -15,6 +15,7 @@ use crate::search::Searcher;
 use super::Outcome;
 use super::common::{
     TablesArg, TuningArgs, init_threads, load_tables, open_mode, progress_bar, report_new,
+    warn_untracked_new,
 };
 use super::search::format_stats;
 
@@ -98,7 +99,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let (mut files, state) = ResultFiles::open(&args.output, &header, mode)?;
     let new_before = match &known {
         Some(set) => files.track_new(Arc::clone(set), &state.found)?,
-        None => 0,
+        None => {
+            warn_untracked_new("scan", &files, quiet);
+            0
+        }
     };
     let todo: Vec<_> = catalogue
         .grids()
