@@ -40,7 +40,7 @@ use crate::search::band3::Band3State;
 use crate::search::harvest::spanning_ua12;
 use crate::search::part1::Bands12;
 use crate::search::plan::{self, Counts, Rank};
-use crate::search::signatures::SignatureHarvest;
+use crate::search::signatures::{SharedSockets, SignatureHarvest};
 use crate::search::{BandSets, SearchConfig, Stats};
 use crate::tables::{BandTables, TableError};
 
@@ -156,6 +156,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         let mut rows: BTreeMap<Counts, Vec<usize>> = BTreeMap::new();
         let mut states = Vec::with_capacity(visits.len());
         let mut signatures = SignatureHarvest::new(&visits[0].band3);
+        let mut shared = SharedSockets::default();
         for (i, v) in visits.iter().enumerate() {
             let id3 = self.band_id(&v.band3)?;
             let min3 = self.tables.band(id3.index).min_size();
@@ -165,8 +166,12 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
                 rows.entry(row).or_default().push(i);
             }
             let guas = signatures.guas(&grid, &limits);
-            states.push(Band3State::new(grid, guas, band_uas(&v.band3), self.config));
+            shared.add(i, &grid);
+            let mut state = Band3State::new(grid, guas, band_uas(&v.band3), self.config);
+            state.share_fresh = true;
+            states.push(state);
         }
+        bands12.shared_sockets = Some(shared);
         bands12.stats.harvest_time = harvest_start.elapsed();
         let (mut xcache, mut ycache) = (BTreeMap::new(), BTreeMap::new());
         let catalogue = self.ed.catalogue();

@@ -125,6 +125,9 @@ pub struct Stats {
     pub final_checks: u64,
     /// Fresh UAs found by failed final checks.
     pub fresh_uas: u64,
+    /// Fresh GUAs handed to the other bands 3 of a catalogue entry
+    /// (`s17 exhaust`).
+    pub shared_guas: u64,
     /// 17s found.
     pub found: u64,
     /// Time in the harvest.
@@ -150,6 +153,7 @@ impl AddAssign for Stats {
         self.band3_candidates += o.band3_candidates;
         self.final_checks += o.final_checks;
         self.fresh_uas += o.fresh_uas;
+        self.shared_guas += o.shared_guas;
         self.found += o.found;
         self.harvest_time += o.harvest_time;
         self.total_time += o.total_time;

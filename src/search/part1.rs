@@ -29,8 +29,10 @@ use crate::grid::Grid;
 use crate::solver::other_solution;
 
 use super::band3::Band3State;
+use super::harvest::Gua;
 use super::hitting::{Sockets, all_bits, low_bits};
 use super::sets::{BAND1, BandSets};
+use super::signatures::{Gangster, SharedSockets};
 use super::{SearchConfig, Stats};
 
 /// Band 3 cells of the search grid.
@@ -84,6 +86,9 @@ pub struct Bands12 {
     step_live: Vec<(usize, (Sockets, u64))>,
     /// The last fresh UA12 a bands-1+2 check found (for debug checks).
     last_fresh: Mask54,
+    /// The sockets of every band 3 by the gangster they make, when fresh
+    /// GUAs are shared between bands 3 (`s17 exhaust`).
+    pub shared_sockets: Option<SharedSockets>,
 }
 
 /// The search of one band-3 choice of a grid: the bands-1+2 state and the
@@ -148,6 +153,7 @@ impl Bands12 {
             survivors: Vec::new(),
             step_live: Vec::new(),
             last_fresh: 0,
+            shared_sockets: None,
         }
     }
 
@@ -402,11 +408,38 @@ impl Bands12 {
                         for ua in std::mem::take(&mut band3.fresh_ua12) {
                             self.add_ua12(ua);
                         }
+                        let fresh = std::mem::take(&mut band3.fresh_shared);
+                        self.share_guas(bands3, k, fresh);
                     }
                 }
             }
         }
         self.survivors = survivors;
+    }
+
+    /// Hands each fresh GUA of band 3 `from` (with the gangster its other
+    /// solution gave band 3) to every band 3 with a socket making that
+    /// gangster, as the GUA of that socket ([`SharedSockets`] says why it
+    /// is one).
+    fn share_guas(&mut self, bands3: &mut [Band3State], from: usize, fresh: Vec<(Gangster, Gua)>) {
+        let Some(shared) = &self.shared_sockets else {
+            return;
+        };
+        for (g, gua) in fresh {
+            for &(k, t) in shared.making(&g) {
+                if (k, t) == (from, gua.t) {
+                    continue;
+                }
+                let mate = Gua { s: gua.s, t };
+                debug_assert!(
+                    other_solution(&bands3[k].grid, GRID_FULL & !mate.cells()).is_some(),
+                    "{mate:?} is no UA of {}",
+                    bands3[k].grid
+                );
+                bands3[k].add_gua(mate);
+                self.stats.shared_guas += 1;
+            }
+        }
     }
 
     /// The XY inner loop of one step with `W`-word UA vectors: fills
