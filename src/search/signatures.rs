@@ -19,6 +19,11 @@
 //! is a UA (the other filling of bands 1+2 and its band 3 changed at the
 //! socket form a grid). The harvest of a band 3 is then exactly what
 //! [`super::harvest::harvest_guas`] finds for it, which the tests check.
+//!
+//! The same reasoning hands on the fresh GUAs of failed final checks:
+//! [`SharedSockets`] files every socket of every band 3 by the gangster it
+//! makes, and a fresh GUA whose other solution gives band 3 one of those
+//! gangsters is a GUA of every band 3 with such a socket.
 
 use std::collections::HashMap;
 
