@@ -530,6 +530,21 @@ impl Band3State {
         self.slice_add_gua(g.s, socket);
     }
 
+    /// Adds a GUA handed on from another band 3 of the entry
+    /// ([`super::signatures::SharedSockets`]) unless a GUA of this band 3
+    /// lies inside it in both parts (then XY missing its S misses that
+    /// one's too, and band 3 hitting that one's T hits its T): hand-overs
+    /// often repeat a signature's harvested S parts, and such sets would
+    /// only take the step's GUA bits from useful ones. Returns whether it
+    /// was added.
+    pub(super) fn add_handed_gua(&mut self, g: Gua) -> bool {
+        if self.guas.iter().any(|h| h.t & !g.t == 0 && h.s & !g.s == 0) {
+            return false;
+        }
+        self.add_gua(g);
+        true
+    }
+
     /// A fresh GUA with a socket joins the current X slice: its socket is
     /// forced when no cell of the slice can hit it, else it gets the next
     /// GUA bit (a group of its own) while there is room, else it joins the

@@ -436,8 +436,9 @@ impl Bands12 {
                     "{mate:?} is no UA of {}",
                     bands3[k].grid
                 );
-                bands3[k].add_gua(mate);
-                self.stats.shared_guas += 1;
+                if bands3[k].add_handed_gua(mate) {
+                    self.stats.shared_guas += 1;
+                }
             }
         }
     }
