@@ -92,7 +92,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         return Ok(false);
     }
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
-    let searcher = Searcher::new(&catalogue, &tables, config);
+    // Fewer grids than threads: the rows of a grid's choices may use the
+    // idle ones.
+    let searcher = Searcher::new(&catalogue, &tables, config)
+        .with_split_rows(grids.len() < rayon::current_num_threads());
     if args.stats {
         eprintln!("kernels: {}", crate::bits::kernel_forms());
     }

@@ -18,6 +18,7 @@ mod sets;
 pub mod signatures;
 
 use std::ops::AddAssign;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -187,6 +188,8 @@ pub struct Searcher<'a, B: AsRef<[u8]>> {
     catalogue: &'a BandCatalogue,
     tables: &'a BandTables<B>,
     config: SearchConfig,
+    /// Whether the rows of a choice may run on idle threads.
+    split_rows: bool,
 }
 
 /// The grid with its bands reordered: row r of the search grid is row
@@ -221,7 +224,19 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             catalogue,
             tables,
             config,
+            split_rows: false,
         }
+    }
+
+    /// Lets an idle thread of the pool take rows of a band-3 choice, with a
+    /// state of its own (its own harvest; it lacks the fresh UAs of the
+    /// rows before): for a lone grid, so that a slow choice does not leave
+    /// a core idle. Off by default: when other grids wait, as in a scan,
+    /// the threads have better work and the split only costs (measured in
+    /// benches/README.md).
+    pub fn with_split_rows(mut self, on: bool) -> Self {
+        self.split_rows = on;
+        self
     }
 
     pub fn config(&self) -> &SearchConfig {
@@ -334,19 +349,68 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     }
 
     /// One band-3 choice: returns the 17s as cell masks of the search grid.
+    ///
+    /// The rows run in order on one state, so the fresh UAs a row finds
+    /// serve the rows after it; with [`Self::split_rows`] an idle thread
+    /// may take rows with a state of its own ([`Self::run_rows`]).
     fn search_choice(&self, grid: &Grid, choice: &Choice, ids: &[BandId]) -> (Vec<Mask81>, Stats) {
         let span = tracing::debug_span!("choice", band3 = ?choice.band3_rank);
         let _enter = span.enter();
-        let mut state = self.prepare_choice(grid, choice);
-        for row in &choice.rows {
+        let free = Mutex::new(None);
+        let mut states = self.run_rows(grid, choice, ids, &choice.rows, &free);
+        states.extend(free.into_inner().expect("no row panicked"));
+        let mut found = Vec::new();
+        let mut stats = Stats::default();
+        for state in states {
+            stats += state.stats();
+            found.extend(state.band3.found);
+        }
+        (found, stats)
+    }
+
+    /// Searches `rows` of a choice, each on the state in `free` (none yet:
+    /// a new one), put back when the row is done. With
+    /// [`Self::split_rows`], halves of the rows go to `rayon::join`: a half
+    /// that no thread steals runs after the first on the same thread and
+    /// state, and one that an idle thread steals finds `free` empty and
+    /// runs on a new state (its own harvest), returned at the end unless
+    /// `free` is empty again. Every state holds genuine UAs of this grid
+    /// only, so any state can search any row, and the 17s of all of them
+    /// are the choice's 17s.
+    fn run_rows(
+        &self,
+        grid: &Grid,
+        choice: &Choice,
+        ids: &[BandId],
+        rows: &[plan::Counts],
+        free: &Mutex<Option<part1::ChoiceState>>,
+    ) -> Vec<part1::ChoiceState> {
+        if self.split_rows && rows.len() > 1 {
+            let (first, rest) = rows.split_at(rows.len() / 2);
+            let (mut done, more) = rayon::join(
+                || self.run_rows(grid, choice, ids, first, free),
+                || self.run_rows(grid, choice, ids, rest, free),
+            );
+            done.extend(more);
+            return done;
+        }
+        let mut done = Vec::new();
+        for row in rows {
+            let taken = free.lock().expect("no row panicked").take();
+            let mut state = taken.unwrap_or_else(|| self.prepare_choice(grid, choice));
             let xsets =
                 BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[0]], row.x);
             let ysets =
                 BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[1]], row.y);
             state.run_row(&xsets, &ysets, row.z);
+            let mut slot = free.lock().expect("no row panicked");
+            if slot.is_none() {
+                *slot = Some(state);
+            } else {
+                done.push(state);
+            }
         }
-        let stats = state.stats();
-        (state.band3.found, stats)
+        done
     }
 
     /// The band-3 choice and plan row that a 17 of `grid` (in the grid's

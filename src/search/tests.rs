@@ -285,3 +285,23 @@ fn every_set_harvested_at_the_default_limits_is_unavoidable() {
         "{ua12s} UA12, {band3s} band-3 UAs, {guas} GUAs"
     );
 }
+
+/// With the rows of a choice free to run on idle threads (a lone grid on
+/// a two-thread pool), the search of the 29-17 grid still gives exactly
+/// its 29 known 17s, whichever rows were taken by the other thread.
+#[test]
+fn split_rows_give_exactly_the_known_17s() {
+    let case = case();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let searcher =
+        Searcher::new(&case.catalogue, &case.tables, SearchConfig::default()).with_split_rows(true);
+    for _ in 0..2 {
+        let result = pool.install(|| searcher.search_as_given(&case.grid));
+        let mut expected = case.known.clone();
+        expected.sort();
+        assert_eq!(result.unwrap().puzzles, expected);
+    }
+}
