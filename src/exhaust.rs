@@ -167,9 +167,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
             }
             let guas = signatures.guas(&grid, &limits);
             shared.add(i, &grid);
-            let mut state = Band3State::new(grid, guas, band_uas(&v.band3), self.config);
-            state.share_fresh = true;
-            states.push(state);
+            states.push(Band3State::new(grid, guas, band_uas(&v.band3), self.config));
         }
         bands12.shared_sockets = Some(shared);
         bands12.stats.harvest_time = harvest_start.elapsed();

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use crate::bits::{BAND_FULL, BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27, cells54};
+use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81, cells27, cells54};
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
@@ -26,7 +26,6 @@ use super::hitting::{
     MiniRowBound, Sockets, all_bits, can_hit, disjoint_sets_exceed, hitting_set, low_bits,
 };
 use super::sets::BAND1;
-use super::signatures::{Gangster, gangster_of};
 use super::{SearchConfig, Stats};
 
 /// Most sockets (distinct band-3 parts of GUAs with bits in the step).
@@ -369,12 +368,10 @@ pub struct Band3State {
     /// UA12 found by a final check (none is expected: XY was valid for
     /// bands 1+2), for the bands-1+2 state to take.
     pub(super) fresh_ua12: Vec<Mask54>,
-    /// Set when fresh GUAs are shared with other bands 3 (`s17 exhaust`):
-    /// each fresh GUA then comes here too, with the gangster its other
-    /// solution gives band 3, for the bands-1+2 state to hand on
-    /// ([`super::signatures::SharedSockets`]).
-    pub share_fresh: bool,
-    pub(super) fresh_shared: Vec<(Gangster, Gua)>,
+    /// The fresh GUAs of the last part 2, each with the other solution
+    /// its final check found, for the bands-1+2 state to hand on to other
+    /// bands 3 (`s17 exhaust`; [`super::signatures::SharedSockets`]).
+    pub(super) fresh_guas: Vec<(Gua, Grid)>,
     /// GUAs with a bit in this X slice: bands-1+2 part, socket; grouped
     /// by socket.
     guas_x: Vec<(Mask54, u8)>,
@@ -450,8 +447,7 @@ impl Band3State {
             },
             found: Vec::new(),
             fresh_ua12: Vec::new(),
-            share_fresh: false,
-            fresh_shared: Vec::new(),
+            fresh_guas: Vec::new(),
             guas_x: Vec::new(),
             guas_sorted: Vec::new(),
             guas_unbitted: Vec::new(),
@@ -946,19 +942,7 @@ impl Band3State {
                     self.add_band3_ua(t);
                 } else {
                     self.add_gua(Gua { s, t });
-                    if self.share_fresh {
-                        // The solution that differs exactly on the
-                        // minimal UA (the difference of two solutions
-                        // is a UA, so it is all of a minimal one).
-                        let other = if diff == self.grid.difference(&other) {
-                            other
-                        } else {
-                            other_solution(&self.grid, GRID_FULL & !diff)
-                                .expect("a minimal UA has a second solution")
-                        };
-                        let g = gangster_of(&other.digits()[54..]);
-                        self.fresh_shared.push((g, Gua { s, t }));
-                    }
+                    self.fresh_guas.push((Gua { s, t }, other));
                 }
                 self.band3.required.push(t);
             }

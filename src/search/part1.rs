@@ -32,7 +32,7 @@ use super::band3::Band3State;
 use super::harvest::Gua;
 use super::hitting::{Sockets, all_bits, low_bits};
 use super::sets::{BAND1, BandSets};
-use super::signatures::{Gangster, SharedSockets};
+use super::signatures::{SharedSockets, gangster_of};
 use super::{SearchConfig, Stats};
 
 /// Band 3 cells of the search grid.
@@ -408,7 +408,7 @@ impl Bands12 {
                         for ua in std::mem::take(&mut band3.fresh_ua12) {
                             self.add_ua12(ua);
                         }
-                        let fresh = std::mem::take(&mut band3.fresh_shared);
+                        let fresh = std::mem::take(&mut band3.fresh_guas);
                         self.share_guas(bands3, k, fresh);
                     }
                 }
@@ -417,16 +417,28 @@ impl Bands12 {
         self.survivors = survivors;
     }
 
-    /// Hands each fresh GUA of band 3 `from` (with the gangster its other
-    /// solution gave band 3) to every band 3 with a socket making that
-    /// gangster, as the GUA of that socket ([`SharedSockets`] says why it
-    /// is one).
-    fn share_guas(&mut self, bands3: &mut [Band3State], from: usize, fresh: Vec<(Gangster, Gua)>) {
+    /// Hands each fresh GUA of band 3 `from` (with the other solution its
+    /// final check found) to every band 3 with a socket making the
+    /// gangster that the solution differing from the grid exactly on the
+    /// GUA gives band 3, as the GUA of that socket ([`SharedSockets`] says
+    /// why it is one).
+    fn share_guas(&mut self, bands3: &mut [Band3State], from: usize, fresh: Vec<(Gua, Grid)>) {
         let Some(shared) = &self.shared_sockets else {
             return;
         };
-        for (g, gua) in fresh {
-            for &(k, t) in shared.making(&g) {
+        let grid = bands3[from].grid;
+        for (gua, other) in fresh {
+            // A fresh GUA is a minimal UA, so every other solution of its
+            // complement differs from the grid exactly on it (the
+            // difference of two solutions is a UA); the final check's may
+            // differ on more.
+            let other = if grid.difference(&other) == gua.cells() {
+                other
+            } else {
+                other_solution(&grid, GRID_FULL & !gua.cells())
+                    .expect("a minimal UA has a second solution")
+            };
+            for &(k, t) in shared.making(&gangster_of(&other.digits()[54..])) {
                 if (k, t) == (from, gua.t) {
                     continue;
                 }
