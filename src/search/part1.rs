@@ -41,6 +41,9 @@ const BAND3_CELLS: Mask81 = GRID_FULL & !(BANDS12_FULL as u128);
 /// Most 64-bit words of UA bits in a step vector.
 const MAX_UA_WORDS: usize = 4;
 
+/// Words of the survivors' index of the sets beyond the vector limit.
+const EXTRA_WORDS: usize = 8;
+
 /// The bands-1+2 state of a search: the UA12 (growing as checks fail), the
 /// step filters, the XY loop and its buffers, shared by every band 3 that
 /// completes bands 1 and 2.
@@ -366,6 +369,10 @@ impl Bands12 {
         if self.survivors.is_empty() {
             return;
         }
+        if !self.must.index_extra(used) {
+            self.stats.dead_steps += 1;
+            return;
+        }
         let survivors = std::mem::take(&mut self.survivors);
         for &(i, j) in &survivors {
             let (i, j) = (
@@ -373,7 +380,7 @@ impl Bands12 {
                 self.ysel[j as usize] as usize,
             );
             let xy = (xpair | xrest[i]) as u64 | ((ypair | yrest[j]) as u64) << 27;
-            if self.must.extra.iter().any(|&u| u & xy == 0) {
+            if !self.must.extra_hit(xy) {
                 self.stats.extra_dead += 1;
                 continue;
             }
@@ -550,6 +557,14 @@ struct StepSets {
     /// Such sets beyond the vector limit (and fresh UA12 found during the
     /// step), checked on survivors.
     extra: Vec<Mask54>,
+    /// The first `extra_indexed` of `extra` by cell, for the survivors:
+    /// row c has bit k set when cell c misses extra set k (`extra_all`,
+    /// every bit, for the cells outside `extra_cells`, which a survivor
+    /// has only in its pairs, which the sets miss).
+    extra_rows: Vec<[u64; EXTRA_WORDS]>,
+    extra_all: [u64; EXTRA_WORDS],
+    extra_indexed: usize,
+    extra_cells: Mask54,
     /// Sets left with band-1 cells only (`xbuf[..nx]`), band-2 cells only
     /// (`ymust`): filters of the X (Y) list.
     xbuf: Vec<Mask27>,
@@ -578,6 +593,51 @@ impl StepSets {
         if nk > limit {
             self.extra.extend_from_slice(&self.kbuf[limit..nk]);
         }
+    }
+
+    /// Indexes the sets beyond the vector limit (the first
+    /// `64 * EXTRA_WORDS`) by the cells `used` (every cell of the step's
+    /// survivors but the pairs); false when one of them misses `used`, so
+    /// that every survivor misses it.
+    fn index_extra(&mut self, used: Mask54) -> bool {
+        let indexed = self.extra.len().min(64 * EXTRA_WORDS);
+        let all = all_bits::<EXTRA_WORDS>(indexed);
+        self.extra_rows.clear();
+        self.extra_rows.resize(54, all);
+        (self.extra_all, self.extra_indexed, self.extra_cells) = (all, indexed, used);
+        for (w, group) in self.extra[..indexed].chunks(64).enumerate() {
+            let mut m = [0u64; 64];
+            for (row, &u) in m.iter_mut().zip(group) {
+                *row = u & used;
+                if *row == 0 {
+                    return false;
+                }
+            }
+            crate::bits::transpose64(&mut m);
+            for (row, &holders) in self.extra_rows.iter_mut().zip(&m) {
+                row[w] &= !holders;
+            }
+        }
+        self.extra[indexed..].iter().all(|&u| u & used != 0)
+    }
+
+    /// Whether XY (a survivor of the step) hits every set beyond the vector
+    /// limit, [`StepSets::index_extra`] done.
+    #[inline]
+    fn extra_hit(&self, xy: Mask54) -> bool {
+        let mut missed = self.extra_all;
+        let mut cells = xy & self.extra_cells;
+        while cells != 0 {
+            let row = &self.extra_rows[cells.trailing_zeros() as usize];
+            for w in 0..EXTRA_WORDS {
+                missed[w] &= row[w];
+            }
+            cells &= cells - 1;
+        }
+        missed.iter().all(|&m| m == 0)
+            && self.extra[self.extra_indexed..]
+                .iter()
+                .all(|&u| u & xy != 0)
     }
 
     fn kept(&self) -> &[Mask54] {
@@ -875,5 +935,65 @@ mod can_hit_tests {
         assert_eq!(MIN_HIT[(1 << 0) | (1 << 1) | (1 << 3)], 3);
         // {a} and {b, c}: two.
         assert_eq!(MIN_HIT[(1 << 0) | (1 << 5)], 2);
+    }
+}
+
+#[cfg(test)]
+mod extra_tests {
+    use super::*;
+
+    /// A random subset of `cells`, each cell kept with probability
+    /// `keep` in 64ths.
+    fn subset(rng: &mut fastrand::Rng, cells: Mask54, keep: u64) -> Mask54 {
+        (0..54)
+            .filter(|&c| cells >> c & 1 != 0 && rng.u64(0..64) < keep)
+            .fold(0, |m, c| m | 1 << c)
+    }
+
+    /// The survivors' index of the sets beyond the vector limit answers
+    /// exactly as the list does: for lists shorter and longer than the
+    /// index (whose tail is read as a list), with sets added after the
+    /// index was built (fresh UA12 of the step), for XY with and without
+    /// cells outside the step's cells (its pairs, which the sets miss);
+    /// and a set that misses every cell of the step ends the step.
+    #[test]
+    fn extra_index_agrees_with_the_list() {
+        let mut rng = fastrand::Rng::with_seed(23);
+        let (mut hit, mut missed, mut dead) = (0, 0, 0);
+        for round in 0..600 {
+            // Pair cells (no set holds them) and the step's other cells.
+            let pairs = subset(&mut rng, BANDS12_FULL, 3);
+            let used = subset(&mut rng, BANDS12_FULL & !pairs, 40);
+            let n = [0, 1, 63, 64, 65, 300, 512, 513, 700][round % 9];
+            let mut sets = StepSets::default();
+            for _ in 0..n {
+                let keep = rng.u64(1..12);
+                let mut u = subset(&mut rng, BANDS12_FULL & !pairs, keep);
+                if u & used == 0 && rng.u64(0..8) != 0 {
+                    u |= 1 << (used | 1).trailing_zeros();
+                }
+                sets.extra.push(u & !pairs);
+            }
+            let alive = sets.extra.iter().all(|&u| u & used != 0);
+            assert_eq!(sets.index_extra(used), alive, "round {round}");
+            if !alive {
+                dead += 1;
+                continue;
+            }
+            for _ in 0..rng.usize(0..3) {
+                sets.extra.push(subset(&mut rng, BANDS12_FULL, 6) | 1);
+            }
+            for _ in 0..200 {
+                let keep = rng.u64(4..64);
+                let xy = subset(&mut rng, used, keep) | pairs;
+                let expected = sets.extra.iter().all(|&u| u & xy != 0);
+                assert_eq!(sets.extra_hit(xy), expected, "round {round}, xy {xy:#x}");
+                if expected { hit += 1 } else { missed += 1 }
+            }
+        }
+        assert!(
+            hit > 5000 && missed > 5000 && dead > 20,
+            "{hit} {missed} {dead}"
+        );
     }
 }
