@@ -87,6 +87,28 @@ fn a_complete_list_passes_and_its_checkpoint_resumes() {
         "{stderr}"
     );
 
+    // Each grid's search time, after its checkpoint line.
+    let times_path = dir.path().join("ck.txt.times");
+    let times = std::fs::read_to_string(&times_path).unwrap();
+    let mut timed: Vec<(usize, f64)> = times
+        .lines()
+        .map(|l| {
+            let (grid, secs) = l.split_once('\t').unwrap();
+            (grid.parse().unwrap(), secs.parse().unwrap())
+        })
+        .collect();
+    timed.sort_by_key(|t| t.0);
+    assert_eq!(timed.iter().map(|t| t.0).collect::<Vec<_>>(), [1, 2]);
+    assert!(timed.iter().all(|t| t.1 > 0.0), "{times}");
+    // A line of a grid not finished and a partial last line (a kill) are
+    // left out of the report.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&times_path)
+        .unwrap();
+    std::io::Write::write_all(&mut file, b"7\t5.0\n1\t99.0").unwrap();
+    drop(file);
+
     let again = s17(dir.path(), &args);
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert_eq!(again.status.code(), Some(0), "{stderr}");
@@ -95,6 +117,22 @@ fn a_complete_list_passes_and_its_checkpoint_resumes() {
         stderr.contains(&format!("{total} found, 0 missed")),
         "{stderr}"
     );
+    // The times of the earlier run are reported: both grids, the slowest
+    // first.
+    let total_secs = timed.iter().map(|t| t.1).sum::<f64>();
+    assert!(
+        stderr.contains(&format!(
+            "2 grids timed (2 in earlier runs), {:.2} h of search in all; slowest:",
+            total_secs / 3600.0
+        )),
+        "{stderr}"
+    );
+    let slowest = timed.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    assert!(
+        stderr.contains(&format!("{:.3} s\tgrid {}\t", slowest.1, slowest.0)),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("99.000"), "{stderr}");
 }
 
 #[test]

@@ -3,9 +3,9 @@
 //! by solution grid, and each grid (or a seeded sample, each in a random
 //! orientation) is searched; the 17s found must include every known one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -35,8 +35,10 @@ pub struct Args {
     /// Seed of the sample and of the orientations.
     #[arg(long, value_name = "S", default_value_t = 17)]
     pub seed: u64,
-    /// Keep the 17s of finished grids in FILE (and FILE.done); a rerun with
-    /// the same FILE, list, sample and seed searches only the others.
+    /// Keep the 17s of finished grids in FILE (and FILE.done, and their
+    /// search times in FILE.times); a rerun with the same FILE, list,
+    /// sample and seed searches only the others, and reports the times of
+    /// all runs.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Worker threads (0 = all cores); grids are searched in parallel.
@@ -56,8 +58,10 @@ struct Report {
     missed: usize,
     new: usize,
     invalid: usize,
-    /// (seconds, grid) per searched grid.
+    /// (seconds, grid) per searched grid, earlier runs' included.
     times: Vec<(f64, usize)>,
+    /// How many of `times` earlier runs of the checkpoint gave.
+    earlier_times: usize,
 }
 
 /// Prints `missed`, `new` and `invalid` lines (stdout) as grids finish, and
@@ -116,6 +120,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
 
     let mut files = None;
+    let (mut earlier_times, mut times_file) = (Vec::new(), None);
     let mut previous: BTreeMap<usize, Vec<Puzzle>> = BTreeMap::new();
     let mut todo = grids.clone();
     if let Some(path) = &args.checkpoint {
@@ -136,10 +141,24 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         for &i in &state.done {
             previous.entry(i).or_default();
         }
+        let path = times_path(path);
+        earlier_times = read_times(&path, &state.done)?;
+        times_file = Some(Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .with_context(|| format!("cannot open {}", path.display()))?,
+        ));
         files = Some(f);
     }
 
-    let report = Mutex::new(Report::default());
+    let report = Mutex::new(Report {
+        earlier_times: earlier_times.len(),
+        times: earlier_times,
+        ..Report::default()
+    });
+    let times_failed = std::sync::atomic::AtomicBool::new(false);
     let check = |position: usize, found: &[Puzzle], elapsed: Option<Duration>| {
         let grid = grids[position - 1].1;
         let lines = compare(
@@ -159,6 +178,19 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 .expect("no panic")
                 .times
                 .push((t.as_secs_f64(), position));
+            // After the grid's checkpoint line: a kill loses at most the
+            // time of a grid kept as finished.
+            if let Some(file) = &times_file {
+                let line = format!("{position}\t{:.6}\n", t.as_secs_f64());
+                let written = file.lock().expect("no panic").write_all(line.as_bytes());
+                if written.is_err()
+                    && !times_failed.swap(true, std::sync::atomic::Ordering::Relaxed)
+                {
+                    eprintln!(
+                        "s17 validate: cannot write the search times ({written:?}); the 17s are kept"
+                    );
+                }
+            }
         }
     };
     for (position, found) in &previous {
@@ -189,15 +221,65 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let mut times = report.times.clone();
         times.sort_by(|a, b| a.0.total_cmp(&b.0));
         if let Some(&(max, at)) = times.last() {
-            let mean = times.iter().map(|t| t.0).sum::<f64>() / times.len() as f64;
+            let total: f64 = times.iter().map(|t| t.0).sum();
+            let mean = total / times.len() as f64;
             eprintln!(
                 "s17 validate: time per grid: mean {mean:.3} s, median {:.3} s, max {max:.3} s ({})",
                 times[times.len() / 2].0,
                 grids[at - 1].1
             );
+            if report.earlier_times > 0 {
+                eprintln!(
+                    "s17 validate: {} grids timed ({} in earlier runs), {:.2} h of search in all; slowest:",
+                    times.len(),
+                    report.earlier_times,
+                    total / 3600.0
+                );
+                for &(secs, at) in times.iter().rev().take(5) {
+                    eprintln!(
+                        "s17 validate:   {secs:.3} s\tgrid {at}\t{}",
+                        grids[at - 1].1
+                    );
+                }
+            }
         }
     }
     Ok(bad == 0 && report.missed == 0 && report.invalid == 0)
+}
+
+/// The file of search times beside checkpoint `FILE`: `FILE.times`, one
+/// line `GRID<TAB>SECONDS` per finished grid (GRID its number in the run).
+/// Derived data, for the report: a grid whose line a kill cut is left out
+/// of the times, not of the results.
+fn times_path(checkpoint: &Path) -> PathBuf {
+    let mut name = checkpoint.as_os_str().to_owned();
+    name.push(".times");
+    name.into()
+}
+
+/// The (seconds, grid) of earlier runs for the grids of `done`, from the
+/// times file at `path` (none when it does not exist); for a grid timed
+/// twice, the last line. A line that is not `GRID<TAB>SECONDS` (a partial
+/// last line) is left out.
+fn read_times(path: &Path, done: &BTreeSet<usize>) -> anyhow::Result<Vec<(f64, usize)>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let mut times = BTreeMap::new();
+    for line in text.split_inclusive('\n').filter(|l| l.ends_with('\n')) {
+        let parsed = line.trim_end().split_once('\t').and_then(|(grid, secs)| {
+            Some((grid.parse::<usize>().ok()?, secs.parse::<f64>().ok()?))
+        });
+        if let Some((grid, secs)) = parsed
+            && done.contains(&grid)
+            && secs.is_finite()
+        {
+            times.insert(grid, secs);
+        }
+    }
+    Ok(times.into_iter().map(|(grid, secs)| (secs, grid)).collect())
 }
 
 /// The grids to search, numbered from 1: every grid of the list in its
