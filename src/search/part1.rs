@@ -9,13 +9,15 @@
 //! UA i. A set's vector is the AND over its cells, and XY hits every kept UA
 //! exactly when `vX & vY` is all zero.
 //!
-//! GUAs get bits the same way (up to `gua_limit`): for a survivor, the GUA
-//! bits of `vX & vY` are the GUAs whose bands-1+2 part XY misses, so their
-//! sockets are *open* and band 3 must hit their T. If band 3 cannot hit all
-//! open T's and its own UAs with the clues it has left, the survivor dies.
-//! The others are checked against the UAs beyond the limit, then by the
-//! solver with band 3 given in full (exactly the bands-1+2 problem under band
-//! 3's gangster); a failure gives a fresh UA12 for the later steps.
+//! A survivor is first checked against the UAs beyond the limit, through
+//! a per-step index by cell ([`StepSets::index_extra`]). GUAs get bits the
+//! same way as UAs (up to `gua_limit`): for a survivor, the GUA bits of
+//! `vX & vY` are the GUAs whose bands-1+2 part XY misses, so their sockets
+//! are *open* and band 3 must hit their T. If band 3 cannot hit all open
+//! T's and its own UAs with the clues it has left, the survivor dies. The
+//! others are checked by the solver with band 3 given in full (exactly the
+//! bands-1+2 problem under band 3's gangster); a failure gives a fresh UA12
+//! for the later steps.
 //!
 //! The UA12 and everything filtered by them depend on bands 1 and 2 only
 //! (band 3's gangster is the complement of their columns), so one
