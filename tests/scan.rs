@@ -124,10 +124,15 @@ fn full_scan() -> &'static FullScan {
     static FULL: OnceLock<FullScan> = OnceLock::new();
     FULL.get_or_init(|| {
         let dir = workdir();
-        let out = s17(
-            dir.path(),
-            &["scan", "cat.txt", "--output", "out.txt", "--threads", "2"],
-        );
+        // Progress lines every 0.2 s (stderr is a pipe here, no terminal).
+        let out = Command::new(env!("CARGO_BIN_EXE_s17"))
+            .current_dir(dir.path())
+            .args(["scan", "cat.txt", "--output", "out.txt", "--threads", "2"])
+            .arg("--tables")
+            .arg(&fixture().tables)
+            .env("S17_PROGRESS_SECS", "0.2")
+            .output()
+            .unwrap();
         let done = dir.path().join("out.txt.done");
         assert_eq!(
             checkpoint_entries(&done),
@@ -159,6 +164,17 @@ fn scan_finds_the_known_17s_and_reports_bad_lines() {
     }
     assert!(stderr.contains("3 grids searched, 2 bad lines"), "{stderr}");
     assert_eq!(*lines, fixture().expected);
+    // With no terminal, plain progress lines (the search of a grid holding
+    // 17s takes far longer than their 0.2 s interval).
+    let progress: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("s17: ") && l.contains(" of 3 grids ("))
+        .collect();
+    assert!(!progress.is_empty(), "{stderr}");
+    assert!(
+        progress.iter().all(|l| l.contains(" elapsed, ETA ")),
+        "{stderr}"
+    );
 }
 
 #[test]

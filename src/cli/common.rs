@@ -162,12 +162,31 @@ pub fn report_new(
 }
 
 /// A progress bar on stderr: `unit` done of `len`, a message (what was
-/// found so far; `message` to start), rate, ETA. Hidden with `quiet` (and
-/// by indicatif when stderr is no terminal).
+/// found so far; `message` to start), rate, ETA. Hidden with `quiet`.
+/// When stderr is no terminal (a batch job, `nohup`), indicatif draws
+/// nothing, so a plain line with the same facts is printed every
+/// `S17_PROGRESS_SECS` seconds (default 60; 0: none) until the bar is
+/// finished.
 pub fn progress_bar(len: u64, quiet: bool, unit: &str, message: &str) -> indicatif::ProgressBar {
     use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
     if quiet {
         return ProgressBar::hidden();
+    }
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let bar = ProgressBar::hidden();
+        bar.set_length(len);
+        bar.set_message(message.to_string());
+        let every = std::env::var("S17_PROGRESS_SECS")
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .unwrap_or(60.0);
+        if every > 0.0 {
+            let every = std::time::Duration::from_secs_f64(every);
+            let (watched, unit) = (bar.clone(), unit.to_string());
+            std::thread::spawn(move || progress_lines(&watched, &unit, every));
+        }
+        return bar;
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
@@ -180,4 +199,32 @@ pub fn progress_bar(len: u64, quiet: bool, unit: &str, message: &str) -> indicat
     bar.set_message(message.to_string());
     bar.enable_steady_tick(std::time::Duration::from_millis(500));
     bar
+}
+
+/// Prints a progress line for `bar` every `every` until it is finished
+/// (for stderr that is no terminal).
+fn progress_lines(bar: &indicatif::ProgressBar, unit: &str, every: std::time::Duration) {
+    use indicatif::HumanDuration;
+    // Checked at least each second: a finished bar stops the lines at once.
+    let tick = every.min(std::time::Duration::from_secs(1));
+    let mut next = every;
+    loop {
+        std::thread::sleep(tick);
+        if bar.is_finished() {
+            return;
+        }
+        let elapsed = bar.elapsed();
+        if elapsed < next {
+            continue;
+        }
+        next = elapsed + every;
+        let (pos, len) = (bar.position(), bar.length().unwrap_or(0));
+        eprintln!(
+            "s17: {pos} of {len} {unit} ({:.1} %), {}, {} elapsed, ETA {}",
+            100.0 * pos as f64 / len.max(1) as f64,
+            bar.message(),
+            HumanDuration(elapsed),
+            HumanDuration(bar.eta())
+        );
+    }
 }
