@@ -59,8 +59,10 @@ pub struct GuaIndex {
     /// The GUAs that the X pair of the current X slice misses and that
     /// have no GUA bit in the slice (see [`GuaIndex::prepare_slice`]), with
     /// rows for the slice's live cells only (XY of the slice need no
-    /// more), smallest parts first.
+    /// more), smallest parts first: those whose band-3 part has at most
+    /// [`STAGE1_CELLS`] cells, then (`slice_large`) the others.
     slice: CellRows,
+    slice_large: CellRows,
     /// The X pair and live cells of `slice` (none: pair 0, live 0).
     slice_pair: Mask54,
     slice_live: Mask54,
@@ -172,6 +174,29 @@ impl CellRows {
     }
 }
 
+/// Band 3 on every GUA first reads the GUAs of the slice's view whose
+/// part has at most this many cells, and the others only for an XY that
+/// survives those: on slow grids, most of the view's GUAs are fresh ones
+/// with parts of 7 cells or more (half of them 9 or more), and 86 to 90 %
+/// of the XY that die, die without them (8 cells: 99 %, but a larger
+/// first stage; measured in benches/README.md).
+const STAGE1_CELLS: u32 = 6;
+
+/// The part of a slice's view (`stage1` or `large`) for part `id` of
+/// `parts`, by its size.
+fn view_of<'a>(
+    parts: &[(Mask27, u64)],
+    id: u32,
+    stage1: &'a mut CellRows,
+    large: &'a mut CellRows,
+) -> &'a mut CellRows {
+    if parts[id as usize].0.count_ones() <= STAGE1_CELLS {
+        stage1
+    } else {
+        large
+    }
+}
+
 /// Parts of at most this many cells are small.
 const SMALL_CELLS: u32 = 3;
 
@@ -223,7 +248,8 @@ impl GuaIndex {
     /// GUA bit in the slice.
     pub fn slice_push(&mut self, s: Mask54, id: u32) {
         if self.slice_live != 0 && s & self.slice_pair == 0 {
-            self.slice.push(s & self.slice_live, id);
+            let view = view_of(&self.parts, id, &mut self.slice, &mut self.slice_large);
+            view.push(s & self.slice_live, id);
         }
     }
 
@@ -245,16 +271,19 @@ impl GuaIndex {
         }
         (self.slice_pair, self.slice_live) = (pair, live);
         self.slice.clear();
+        self.slice_large.clear();
         for (class, by_class) in self.by_class.iter().enumerate() {
             for &(s, id) in unsocketed {
                 if s & pair == 0 && size_class(self.parts[id as usize].0) == class {
-                    self.slice.push(s & live, id);
+                    view_of(&self.parts, id, &mut self.slice, &mut self.slice_large)
+                        .push(s & live, id);
                 }
             }
             for &k in by_class {
                 let (s, id) = (self.s[k as usize], self.all.part[k as usize]);
                 if s & pair == 0 && id >= SOCKET_PARTS {
-                    self.slice.push(s & live, id);
+                    view_of(&self.parts, id, &mut self.slice, &mut self.slice_large)
+                        .push(s & live, id);
                 }
             }
         }
@@ -284,9 +313,19 @@ impl GuaIndex {
     /// to the slice of the view, `open` must hold the sockets (part ids)
     /// of the GUAs with a GUA bit that XY misses: those parts are appended
     /// (small ones first), then those of the view's GUAs that XY misses
-    /// (smallest first); otherwise every GUA is read.
-    fn missed_by(&self, xy: Mask54, open: u64, hit: &mut Vec<u64>, out: &mut Vec<Mask27>) {
+    /// (smallest first), but not the parts of more than [`STAGE1_CELLS`]
+    /// cells: the result is `Some` of the small bits of the parts
+    /// appended, for [`GuaIndex::missed_large`]. Otherwise every GUA is
+    /// read, and the result is `None`.
+    fn missed_by(
+        &self,
+        xy: Mask54,
+        open: u64,
+        hit: &mut Vec<u64>,
+        out: &mut Vec<Mask27>,
+    ) -> Option<u64> {
         let mut small = 0;
+        let mut staged = None;
         // In the current slice, the GUAs the pair hits are left out and
         // the pair cells need no rows.
         let pair = self.slice_pair;
@@ -314,6 +353,7 @@ impl GuaIndex {
                     out.push(t);
                 }
             }
+            staged = Some(small);
         } else {
             self.all.missed_parts(xy, &self.parts, hit, &mut small, out);
         }
@@ -323,6 +363,25 @@ impl GuaIndex {
                 .filter(|&&(_, holds)| holds & small == 0)
                 .map(|&(t, _)| t),
         );
+        staged
+    }
+
+    /// After [`GuaIndex::missed_by`] gave `Some(small)` for XY: appends
+    /// the parts of more than [`STAGE1_CELLS`] cells of the view's GUAs
+    /// that XY misses (as `missed_by` would have); returns whether any was
+    /// appended.
+    fn missed_large(
+        &self,
+        xy: Mask54,
+        small: u64,
+        hit: &mut Vec<u64>,
+        out: &mut Vec<Mask27>,
+    ) -> bool {
+        let before = out.len();
+        let mut small = small;
+        self.slice_large
+            .missed_parts(xy & !self.slice_pair, &self.parts, hit, &mut small, out);
+        out.len() > before
     }
 }
 
@@ -859,9 +918,20 @@ impl Band3State {
     pub(super) fn band3_required(&mut self, xy: Mask54, open: u64, z: usize) -> bool {
         let mut required = std::mem::take(&mut self.band3.required);
         required.clear();
-        self.gua_index
+        let staged = self
+            .gua_index
             .missed_by(xy, open, &mut self.band3.hit, &mut required);
-        let feasible = can_hit(&required, 0, 0, z, &mut self.band3.arena);
+        let mut feasible = can_hit(&required, 0, 0, z, &mut self.band3.arena);
+        // The large parts only when the others leave XY alive (they seldom
+        // decide: most XY die without them, at half the cost).
+        if let Some(small) = staged
+            && feasible
+            && self
+                .gua_index
+                .missed_large(xy, small, &mut self.band3.hit, &mut required)
+        {
+            feasible = can_hit(&required, 0, 0, z, &mut self.band3.arena);
+        }
         self.band3.required = required;
         feasible
     }
@@ -989,6 +1059,83 @@ mod tests {
             Some(_) if z == 0 => false,
             Some(&t) => cells27(t).any(|c| brute(sets, clues | 1 << c, z - 1)),
         }
+    }
+
+    /// A survivor's way through band 3 (its open sockets, then band 3 on
+    /// every GUA, in two stages by the size of the parts) answers exactly
+    /// whether `z` clues can hit the band-3 part of every GUA that XY
+    /// misses and band 3's own UAs, read directly from the GUA list: on
+    /// harvested grids with many added GUAs of every size (so that the
+    /// slice's view holds small and large parts), fresh GUAs joining a
+    /// slice included.
+    #[test]
+    fn survivor_check_agrees_with_every_gua() {
+        use crate::search::hitting::can_hit;
+        let mut rng = fastrand::Rng::with_seed(41);
+        let limits = SearchConfig::default().harvest_limits();
+        let (mut yes, mut no, mut staged) = (0, 0, 0);
+        let random_cells = |rng: &mut fastrand::Rng, from: u64, n: usize| {
+            let cells: Vec<usize> = (0..64).filter(|&c| from >> c & 1 != 0).collect();
+            (0..n).fold(0u64, |m, _| m | 1 << cells[rng.usize(..cells.len())])
+        };
+        let gua = |rng: &mut fastrand::Rng| {
+            let (ns, nt) = (rng.usize(10..24), rng.usize(2..13));
+            Gua {
+                s: random_cells(rng, BANDS12_FULL, ns),
+                t: random_cells(rng, BAND_FULL as u64, nt) as Mask27,
+            }
+        };
+        for _ in 0..3 {
+            let grid = random_grid(&mut rng);
+            let band3: [u8; 27] = grid.digits()[54..].try_into().unwrap();
+            let uas = band_uas(&band3);
+            let mut state = Band3State::new(
+                grid,
+                harvest_guas(&grid, &limits),
+                uas.clone(),
+                SearchConfig::default(),
+            );
+            for _ in 0..600 {
+                let g = gua(&mut rng);
+                state.add_gua(g);
+            }
+            for _ in 0..20 {
+                // An X slice: its pair and live cells in band 1.
+                let pair = random_cells(&mut rng, BAND1, 2) as Mask27;
+                let live = random_cells(&mut rng, BAND1 & !(pair as u64), 12) as Mask27;
+                state.prepare_x_slice(pair, live);
+                for round in 0..60 {
+                    if round == 30 {
+                        // Fresh GUAs join the slice.
+                        for _ in 0..40 {
+                            let g = gua(&mut rng);
+                            state.add_gua(g);
+                        }
+                    }
+                    let z = rng.usize(5..=9);
+                    let (nx, ny) = (rng.usize(2..7), rng.usize(4..11));
+                    let x = random_cells(&mut rng, live as u64, nx);
+                    let y = random_cells(&mut rng, BANDS12_FULL & !BAND1, ny);
+                    let Some(forced) = state.step_forced(y, z) else {
+                        continue;
+                    };
+                    let xy = pair as u64 | x | y;
+                    let passes = state.survivor_passes(x | y, xy, forced, z);
+                    let index = &state.gua_index;
+                    let mut required: Vec<Mask27> = (0..index.s.len())
+                        .filter(|&k| index.s[k] & xy == 0)
+                        .map(|k| index.parts[index.all.part[k] as usize].0)
+                        .collect();
+                    staged += required.iter().any(|t| t.count_ones() > STAGE1_CELLS) as usize;
+                    required.extend(&uas);
+                    let expected = can_hit(&required, 0, 0, z, &mut Vec::new());
+                    assert_eq!(passes, expected, "grid {grid}, xy {xy:#x}, z {z}");
+                    if expected { yes += 1 } else { no += 1 }
+                }
+            }
+            state.end_slice();
+        }
+        assert!(yes > 100 && no > 100 && staged > 500, "{yes} {no} {staged}");
     }
 
     /// The socket check of part 1 (and its short cuts: mini-row bound,
