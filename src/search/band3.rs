@@ -762,9 +762,9 @@ impl Band3State {
 
     /// Whether a survivor XY of a step (`cells`: its cells but the X pair;
     /// `forced` as [`Self::step_forced`] gave) can still be completed in
-    /// band 3 with `z` clues, judged by the open sockets, then by every
-    /// GUA it misses; when true, the sets band 3 must hit are ready for
-    /// [`Self::enumerate_band3`].
+    /// band 3 with `z` clues, judged by bounds on the open sockets, then
+    /// exactly by every GUA it misses; when true, the sets band 3 must hit
+    /// are ready for [`Self::enumerate_band3`].
     #[inline]
     pub(super) fn survivor_passes(
         &mut self,
@@ -788,7 +788,10 @@ impl Band3State {
             forced | self.forced_x | open,
             forced_family | self.forced_x_family | family,
         );
-        if !self.band3_can_take(open, family, z) {
+        // The bounds only: when they leave it open, band 3 against every
+        // GUA decides, with the open sockets' T's among its sets (a search
+        // on the sockets alone first would repeat most of its work).
+        if self.bounds_allow(open, family, z).is_none() {
             self.stats.band3_dead += 1;
             return false;
         }
@@ -838,14 +841,16 @@ impl Band3State {
         })
     }
 
-    /// Whether band 3 can hit its own UAs and the T of every open socket
-    /// with `z` clues; `family` is the [`MiniRowBound`] family of the open
-    /// sockets' T's. (Not memoized: on slow grids a memo of the answers
-    /// grows past the caches and costs more than the searches it saves.)
-    fn band3_can_take(&mut self, open: Sockets, family: u64, z: usize) -> bool {
+    /// Whether the bounds allow `z` clues to hit the T of every open
+    /// socket (`family` is the [`MiniRowBound`] family of their T's): the
+    /// mini-row bound, then pairwise disjoint T's. If so, the open sockets
+    /// whose T holds no other open socket's T (the others are hit with
+    /// those); `None` when a bound exceeds `z`.
+    #[inline]
+    fn bounds_allow(&self, open: Sockets, family: u64, z: usize) -> Option<Sockets> {
         // The mini-row bound first: it settles most calls.
         if (MiniRowBound { family }).clues() > z {
-            return false;
+            return None;
         }
         // A socket whose T holds another open socket's T is hit with it:
         // leave it out.
@@ -858,10 +863,17 @@ impl Band3State {
                 needed &= !(1 << s);
             }
         }
-        let open = needed;
-        if disjoint_sets_exceed(&self.socket_t, open, z) {
+        (!disjoint_sets_exceed(&self.socket_t, needed, z)).then_some(needed)
+    }
+
+    /// Whether band 3 can hit its own UAs and the T of every open socket
+    /// with `z` clues; `family` is the [`MiniRowBound`] family of the open
+    /// sockets' T's. (Not memoized: on slow grids a memo of the answers
+    /// grows past the caches and costs more than the searches it saves.)
+    fn band3_can_take(&mut self, open: Sockets, family: u64, z: usize) -> bool {
+        let Some(open) = self.bounds_allow(open, family, z) else {
             return false;
-        }
+        };
         // A band-3 clue set that worked before and hits every open T (and
         // is small enough) answers yes: a short scan, cheaper than a search.
         if self

@@ -10,14 +10,16 @@
 //! exactly when `vX & vY` is all zero.
 //!
 //! A survivor is first checked against the UAs beyond the limit, through
-//! a per-step index by cell ([`StepSets::index_extra`]). GUAs get bits the
+//! a per-step index by cell (`StepSets::index_extra`). GUAs get bits the
 //! same way as UAs (up to `gua_limit`): for a survivor, the GUA bits of
 //! `vX & vY` are the GUAs whose bands-1+2 part XY misses, so their sockets
-//! are *open* and band 3 must hit their T. If band 3 cannot hit all open
-//! T's and its own UAs with the clues it has left, the survivor dies. The
-//! others are checked by the solver with band 3 given in full (exactly the
-//! bands-1+2 problem under band 3's gangster); a failure gives a fresh UA12
-//! for the later steps.
+//! are *open* and band 3 must hit their T. If bounds show that band 3
+//! cannot hit all open T's with the clues it has left, the survivor dies;
+//! then band 3 must hit the T of every GUA it misses and its own UAs (a
+//! hitting-set search, [`Band3State::survivor_passes`]). The others are
+//! checked by the solver with band 3 given in full (exactly the bands-1+2
+//! problem under band 3's gangster); a failure gives a fresh UA12 for the
+//! later steps.
 //!
 //! The UA12 and everything filtered by them depend on bands 1 and 2 only
 //! (band 3's gangster is the complement of their columns), so one
