@@ -1073,6 +1073,22 @@ mod tests {
         }
     }
 
+    /// A random grid, its band 3's UAs and its band-3 state with the GUAs
+    /// of the default harvest.
+    fn harvested_state(rng: &mut fastrand::Rng) -> (Grid, Vec<Mask27>, Band3State) {
+        let limits = SearchConfig::default().harvest_limits();
+        let grid = random_grid(rng);
+        let band3: [u8; 27] = grid.digits()[54..].try_into().unwrap();
+        let uas = band_uas(&band3);
+        let state = Band3State::new(
+            grid,
+            harvest_guas(&grid, &limits),
+            uas.clone(),
+            SearchConfig::default(),
+        );
+        (grid, uas, state)
+    }
+
     /// A survivor's way through band 3 (its open sockets, then band 3 on
     /// every GUA, in two stages by the size of the parts) answers exactly
     /// whether `z` clues can hit the band-3 part of every GUA that XY
@@ -1084,7 +1100,6 @@ mod tests {
     fn survivor_check_agrees_with_every_gua() {
         use crate::search::hitting::can_hit;
         let mut rng = fastrand::Rng::with_seed(41);
-        let limits = SearchConfig::default().harvest_limits();
         let (mut yes, mut no, mut staged) = (0, 0, 0);
         let random_cells = |rng: &mut fastrand::Rng, from: u64, n: usize| {
             let cells: Vec<usize> = (0..64).filter(|&c| from >> c & 1 != 0).collect();
@@ -1098,15 +1113,7 @@ mod tests {
             }
         };
         for _ in 0..3 {
-            let grid = random_grid(&mut rng);
-            let band3: [u8; 27] = grid.digits()[54..].try_into().unwrap();
-            let uas = band_uas(&band3);
-            let mut state = Band3State::new(
-                grid,
-                harvest_guas(&grid, &limits),
-                uas.clone(),
-                SearchConfig::default(),
-            );
+            let (grid, uas, mut state) = harvested_state(&mut rng);
             for _ in 0..600 {
                 let g = gua(&mut rng);
                 state.add_gua(g);
@@ -1157,18 +1164,9 @@ mod tests {
     #[test]
     fn band3_can_take_agrees_with_brute_force() {
         let mut rng = fastrand::Rng::with_seed(31);
-        let limits = SearchConfig::default().harvest_limits();
         let (mut tight, mut yes, mut no) = (0, 0, 0);
         for _ in 0..4 {
-            let grid = random_grid(&mut rng);
-            let band3: [u8; 27] = grid.digits()[54..].try_into().unwrap();
-            let uas = band_uas(&band3);
-            let mut state = Band3State::new(
-                grid,
-                harvest_guas(&grid, &limits),
-                uas.clone(),
-                SearchConfig::default(),
-            );
+            let (grid, uas, mut state) = harvested_state(&mut rng);
             let sockets = state.socket_t.len();
             assert!(sockets > 8, "a grid has sockets");
             for _ in 0..1500 {
