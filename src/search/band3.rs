@@ -1093,9 +1093,10 @@ mod tests {
     /// every GUA, in two stages by the size of the parts) answers exactly
     /// whether `z` clues can hit the band-3 part of every GUA that XY
     /// misses and band 3's own UAs, read directly from the GUA list: on
-    /// harvested grids with many added GUAs of every size (so that the
-    /// slice's view holds small and large parts), fresh GUAs joining a
-    /// slice included.
+    /// harvested grids with many added GUAs of every size, so that the
+    /// slice's view holds small and large parts (random sets, not UAs:
+    /// this checks the index, not soundness), fresh GUAs joining a slice
+    /// included.
     #[test]
     fn survivor_check_agrees_with_every_gua() {
         use crate::search::hitting::can_hit;
