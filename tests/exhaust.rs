@@ -241,3 +241,81 @@ fn a_grids_three_entries_together_give_all_its_17s() {
     }
     assert_eq!(union, expected);
 }
+
+/// `--estimate` as users run it: one line per slice whose counts are
+/// those of `data/ed-counts.tsv`, each slice's estimate is its sampled
+/// seconds scaled by its entries, and the summary is their sum over the
+/// slices' grids (the last slices, where walks to an entry are short).
+#[test]
+fn estimate_lines_add_up_to_the_estimate() {
+    fixture();
+    let out = s17(&["exhaust", "--estimate", "1", "--bands", "412..416"])
+        .args(["--threads", "1"])
+        .env("S17_PROGRESS_SECS", "0")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let counts: BTreeMap<u64, (u64, u64)> = include_str!("../data/ed-counts.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<u64> = l.split('\t').take(3).map(|x| x.parse().unwrap()).collect();
+            (f[0], (f[1], f[2]))
+        })
+        .collect();
+    let mut lines = stdout.lines();
+    assert!(
+        lines.next().unwrap().starts_with("# K\tENTRIES\tGRIDS"),
+        "{stdout}"
+    );
+    let (mut total, mut grids, mut hi_grids, mut slices) = (0.0, 0u64, 0u64, Vec::new());
+    for line in lines {
+        let f: Vec<&str> = line.split('\t').collect();
+        let k: u64 = f[0].parse().unwrap();
+        let (entries, slice_grids) = (f[1].parse::<u64>().unwrap(), f[2].parse::<u64>().unwrap());
+        assert_eq!(counts[&k], (entries, slice_grids), "{line}");
+        assert_eq!(f[3], "1", "one entry sampled: {line}");
+        let secs: f64 = f[6].parse().unwrap();
+        let slice_secs: f64 = f[7].parse().unwrap();
+        assert!(secs > 0.0, "{line}");
+        // SECONDS is printed to the millisecond, SLICE_SECONDS to the second.
+        let scaled = secs * entries as f64;
+        assert!(
+            (slice_secs - scaled).abs() <= 0.0005 * entries as f64 + 1.0,
+            "{line}"
+        );
+        (total, grids) = (total + slice_secs, grids + slice_grids);
+        hi_grids += f[5].parse::<u64>().unwrap();
+        slices.push(k);
+    }
+    assert_eq!(slices, [412, 413, 414, 415]);
+    let summary = stderr
+        .lines()
+        .find(|l| l.contains("entries sampled"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        summary.contains("over slices 412..416: 4 entries sampled"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(&format!(" {hi_grids} ED grids in them)")),
+        "{summary}"
+    );
+    let per_grid: f64 = summary
+        .split(&format!(" s for {grids} ED grids = "))
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("{summary}"))
+        .parse()
+        .unwrap();
+    assert!(
+        (per_grid - total / grids as f64).abs() < 1e-3,
+        "{summary}, {total} / {grids}"
+    );
+    assert!(
+        !stderr.contains("s17: "),
+        "S17_PROGRESS_SECS=0: no progress lines"
+    );
+}

@@ -277,6 +277,12 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
     // The sampled entries of each slice (distinct, uniform, seeded); the
     // walks to them run in parallel.
     let range = slices.start as usize..slices.end as usize;
+    if !quiet {
+        eprintln!(
+            "s17 exhaust: walking to {n} sampled entries of each slice of {}..{} (about 3 minutes for all 416 slices)",
+            slices.start, slices.end
+        );
+    }
     let jobs: Vec<(usize, Entry)> = range
         .clone()
         .into_par_iter()
@@ -304,7 +310,8 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
             found
         })
         .collect();
-    let bar = progress_bar(jobs.len() as u64, quiet, "entries", "sampled");
+    let bar = progress_bar(jobs.len() as u64, quiet, "entries", "0 ED grids");
+    let grids_done = std::sync::atomic::AtomicU64::new(0);
     // Per entry: exhaust seconds, hi grids, bands 3, one-grid seconds.
     let results: Vec<(usize, f64, u64, u64, f64)> = jobs
         .par_iter()
@@ -323,6 +330,9 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
                     }
                 }
             }
+            let grids =
+                r.grids + grids_done.fetch_add(r.grids, std::sync::atomic::Ordering::Relaxed);
+            bar.set_message(format!("{grids} ED grids"));
             bar.inc(1);
             Ok((*k, secs, r.grids, r.bands3, one_grid))
         })
