@@ -606,6 +606,11 @@ impl StepSets {
     fn index_extra(&mut self, used: Mask54) -> bool {
         let indexed = self.extra.len().min(64 * EXTRA_WORDS);
         let all = all_bits::<EXTRA_WORDS>(indexed);
+        if indexed == 0 {
+            // No set: no row is read (no cell is indexed).
+            (self.extra_all, self.extra_indexed, self.extra_cells) = (all, 0, 0);
+            return true;
+        }
         self.extra_rows.clear();
         self.extra_rows.resize(54, all);
         (self.extra_all, self.extra_indexed, self.extra_cells) = (all, indexed, used);
