@@ -10,7 +10,9 @@
 //! all; each band 3 has its own [`Band3State`] (GUAs, sockets, band-3 UAs,
 //! part 2, final checks). The GUAs' bands-1+2 parts depend only on the
 //! socket's signature, which bands 3 share, so they are harvested once
-//! per signature for the whole entry ([`SignatureHarvest`]).
+//! per signature for the whole entry ([`SignatureHarvest`]), and part 1's
+//! GUA bits are given once per socket class for all the bands 3
+//! ([`Bands12::add_band3`], [`crate::search::classes`]).
 //!
 //! The rows: a visit for choice c searches the clue counts (x, y, z) that
 //! the one-grid plan gives to choice c when bands 1, 2, 3 of the visit play
@@ -40,7 +42,7 @@ use crate::search::band3::Band3State;
 use crate::search::harvest::spanning_ua12;
 use crate::search::part1::Bands12;
 use crate::search::plan::{self, Counts, Rank};
-use crate::search::signatures::{SharedSockets, SignatureHarvest};
+use crate::search::signatures::SignatureHarvest;
 use crate::search::{BandSets, SearchConfig, Stats};
 use crate::tables::{BandTables, TableError};
 
@@ -156,7 +158,6 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         let mut rows: BTreeMap<Counts, Vec<usize>> = BTreeMap::new();
         let mut states = Vec::with_capacity(visits.len());
         let mut signatures = SignatureHarvest::new(&visits[0].band3);
-        let mut shared = SharedSockets::default();
         for (i, v) in visits.iter().enumerate() {
             let id3 = self.band_id(&v.band3)?;
             let min3 = self.tables.band(id3.index).min_size();
@@ -166,10 +167,10 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
                 rows.entry(row).or_default().push(i);
             }
             let guas = signatures.guas(&grid, &limits);
-            shared.add(i, &grid);
-            states.push(Band3State::new(grid, guas, band_uas(&v.band3), self.config));
+            let mut state = Band3State::new(grid, guas, band_uas(&v.band3), self.config);
+            bands12.add_band3(&mut state);
+            states.push(state);
         }
-        bands12.shared_sockets = Some(shared);
         bands12.stats.harvest_time = harvest_start.elapsed();
         let (mut xcache, mut ycache) = (BTreeMap::new(), BTreeMap::new());
         let catalogue = self.ed.catalogue();

@@ -14,7 +14,7 @@ pub struct TuningArgs {
     /// UAs kept in the bit vectors of one 2X2Y step (1-256).
     #[arg(long, default_value_t = SearchConfig::default().ua_limit)]
     pub ua_limit: usize,
-    /// GUAs kept in the bit vectors of one 2X2Y step (0-512).
+    /// GUAs kept in the bit vectors of one 2X2Y step (0-512; `exhaust`: 8 times as many, shared by the bands 3 of an entry).
     #[arg(long, default_value_t = SearchConfig::default().gua_limit)]
     pub gua_limit: usize,
     /// Y vectors per block of the XY inner loop (16-4096).

@@ -21,6 +21,7 @@ use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81, cells27, cell
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
+use super::classes::{CLASS_SOCKETS, CLASS_WORDS, CLASSES, ClassMask, socket_classes};
 use super::harvest::Gua;
 use super::hitting::{
     MiniRowBound, Sockets, all_bits, can_hit, disjoint_sets_exceed, hitting_set, low_bits,
@@ -32,6 +33,9 @@ use super::{SearchConfig, Stats};
 const MAX_SOCKETS: usize = Sockets::BITS as usize;
 // The GUA index leaves the parts with sockets to the caller.
 const _: () = assert!(MAX_SOCKETS == SOCKET_PARTS as usize);
+
+/// No socket of a class in a band 3.
+const NO_SOCKET: u8 = u8::MAX;
 
 /// Most 64-bit words of GUA bits in a step vector.
 const MAX_GUA_WORDS: usize = 8;
@@ -215,10 +219,20 @@ impl GuaIndex {
     /// Adds a GUA; returns the id of its band-3 part (ids count the
     /// distinct parts from 0, in the order they first come).
     pub fn push(&mut self, g: Gua) -> u32 {
+        let id = self.part_id(g.t);
+        self.by_class[size_class(g.t)].push(self.s.len() as u32);
+        self.all.push(g.s, id);
+        self.s.push(g.s);
+        id
+    }
+
+    /// The id of band-3 part `t`, given it if it has none yet (ids count
+    /// the distinct parts from 0, in the order they first come).
+    pub fn part_id(&mut self, t: Mask27) -> u32 {
         let next = self.parts.len() as u32;
-        let id = *self.ids.entry(g.t).or_insert(next);
+        let id = *self.ids.entry(t).or_insert(next);
         if id == next {
-            let bits = if g.t.count_ones() <= SMALL_CELLS {
+            let bits = if t.count_ones() <= SMALL_CELLS {
                 let bit = if self.small_count < 64 {
                     1 << self.small_count
                 } else {
@@ -226,20 +240,17 @@ impl GuaIndex {
                 };
                 self.small_count += 1;
                 // Larger sets holding the new small part.
-                for (t, holds) in self.parts.iter_mut().chain(&mut self.band3_uas) {
-                    if t.count_ones() > SMALL_CELLS && g.t & !*t == 0 {
+                for (u, holds) in self.parts.iter_mut().chain(&mut self.band3_uas) {
+                    if u.count_ones() > SMALL_CELLS && t & !*u == 0 {
                         *holds |= bit;
                     }
                 }
                 bit
             } else {
-                self.small_holds(g.t)
+                self.small_holds(t)
             };
-            self.parts.push((g.t, bits));
+            self.parts.push((t, bits));
         }
-        self.by_class[size_class(g.t)].push(self.s.len() as u32);
-        self.all.push(g.s, id);
-        self.s.push(g.s);
         id
     }
 
@@ -405,8 +416,22 @@ pub struct Band3State {
     /// The search grid: bands 1 and 2 as the bands-1+2 state has them,
     /// this band 3 as rows 6..9.
     pub grid: Grid,
-    /// Harvested GUAs (bands-1+2 part non-empty) and the socket of each.
-    pub guas: Vec<Gua>,
+    /// The mini-row sockets (0 to 35): class and T of each.
+    class_sockets: [(u8, Mask27); CLASS_SOCKETS],
+    /// The socket of each class (`NO_SOCKET`: none in this band 3).
+    socket_of_class: [u8; CLASSES],
+    /// The classes of the mini-row sockets, and their socket bits, for
+    /// [`crate::bits::move_bits`] (socket numbers follow the classes).
+    class_from: ClassMask,
+    class_to: ClassMask,
+    /// Set when the GUAs of the mini-row sockets get their bits in the
+    /// [`super::classes::ClassGuas`] of the bands-1+2 state (`s17
+    /// exhaust`; [`Self::use_class_bits`]).
+    class_mode: bool,
+    /// The GUAs with a socket that get GUA bits here, per band 3, and the
+    /// socket of each, smallest S first: all of them, or in class mode
+    /// those of sockets past the mini-row ones (fresh GUAs of other T's).
+    guas: Vec<Gua>,
     gua_socket: Vec<u8>,
     /// The band-3 part of each socket.
     socket_t: Vec<Mask27>,
@@ -429,7 +454,7 @@ pub struct Band3State {
     pub(super) fresh_ua12: Vec<Mask54>,
     /// The fresh GUAs of the last part 2, each with the other solution
     /// its final check found, for the bands-1+2 state to hand on to other
-    /// bands 3 (`s17 exhaust`; [`super::signatures::SharedSockets`]).
+    /// bands 3 (`s17 exhaust`; [`super::classes`]).
     pub(super) fresh_guas: Vec<(Gua, Grid)>,
     /// GUAs with a bit in this X slice: bands-1+2 part, socket; grouped
     /// by socket.
@@ -451,8 +476,9 @@ pub struct Band3State {
     /// and their sockets (one each, in the same order).
     gtop_sorted: [u64; MAX_GUA_WORDS],
     gtop_sockets: [u64; MAX_GUA_WORDS],
-    /// The OR of the [`MiniRowBound`] bits of the sockets in each byte
-    /// value of each byte of a [`Sockets`] mask.
+    /// The OR of the [`MiniRowBound`] bits of the sockets in each value
+    /// of each 4-bit group of a [`Sockets`] mask (2 KB: it stays in the
+    /// L1 cache with the tables of many bands 3).
     family_table: Box<[[u64; 256]; 8]>,
     /// Per band-3 cell: the sockets whose T holds it.
     cell_sockets: [Sockets; 27],
@@ -467,10 +493,8 @@ pub struct Band3State {
     slice_xlive: Mask54,
     /// Set while an X slice is searched: fresh sets join its lists.
     slice_active: bool,
-    /// Sockets open for every XY of this X slice, and the
-    /// [`MiniRowBound`] family of their T's.
+    /// Sockets past the mini-row ones open for every XY of this X slice.
     forced_x: Sockets,
-    forced_x_family: u64,
     /// Words of GUA bits in this X slice.
     gwords: usize,
     /// Per cell of bands 1+2: the GUA bits whose set the cell hits.
@@ -492,6 +516,11 @@ impl Band3State {
     pub fn new(grid: Grid, guas: Vec<Gua>, band3_uas: Vec<Mask27>, config: SearchConfig) -> Self {
         let mut state = Band3State {
             grid,
+            class_sockets: [(0, 0); CLASS_SOCKETS],
+            socket_of_class: [NO_SOCKET; CLASSES],
+            class_from: [0; CLASS_WORDS],
+            class_to: [0; CLASS_WORDS],
+            class_mode: false,
             guas: Vec::new(),
             gua_socket: Vec::new(),
             socket_t: Vec::new(),
@@ -523,13 +552,24 @@ impl Band3State {
             slice_xlive: 0,
             slice_active: false,
             forced_x: 0,
-            forced_x_family: 0,
             gwords: 1,
             ghit: Vec::new(),
             gx_all: [0; MAX_GUA_WORDS],
             bits: (0, [0; MAX_GUA_WORDS]),
             band3: Default::default(),
         };
+        // The mini-row sockets first, numbered by class.
+        let band3: [u8; 27] = grid.digits()[54..].try_into().expect("27 cells");
+        state.class_sockets = socket_classes(&band3);
+        for (k, &(class, t)) in state.class_sockets.clone().iter().enumerate() {
+            let id = state.gua_index.part_id(t) as usize;
+            debug_assert_eq!(id, k);
+            state.new_socket(t);
+            let c = class as usize;
+            state.socket_of_class[c] = k as u8;
+            state.class_from[c / 64] |= 1 << (c % 64);
+            state.class_to[c / 64] |= 1 << k;
+        }
         for u in band3_uas {
             state.add_band3_ua(u);
         }
@@ -539,9 +579,12 @@ impl Band3State {
         state
     }
 
-    /// Adds a GUA to the index band 3 reads, and to the socketed list when
-    /// its T is one of the first 64 distinct T's (socket = the index's id
-    /// of the T).
+    /// Adds a GUA to the index band 3 reads; a GUA whose T is one of the
+    /// first 64 distinct T's has a socket (the index's id of the T) and
+    /// gets GUA bits here, but in class mode a GUA of a mini-row socket
+    /// needs its S part filed in the [`super::classes::ClassGuas`] of the
+    /// bands-1+2 state instead ([`Self::class_parts`], or as a fresh
+    /// part).
     pub(super) fn add_gua(&mut self, g: Gua) {
         let socket = self.gua_index.push(g) as usize;
         if socket >= MAX_SOCKETS {
@@ -549,6 +592,25 @@ impl Band3State {
             return;
         }
         if socket == self.socket_t.len() {
+            self.new_socket(g.t);
+        }
+        if self.class_mode && socket < CLASS_SOCKETS {
+            return;
+        }
+        // Smallest bands-1+2 part first: those are missed most often, so
+        // they take the step's bits first.
+        let size = g.s.count_ones();
+        let at = self.guas.partition_point(|h| h.s.count_ones() <= size);
+        self.guas.insert(at, g);
+        self.gua_socket.insert(at, socket as u8);
+        self.slice_add_gua(g.s, socket);
+    }
+
+    /// A new socket with band-3 part `t` (the next socket number).
+    fn new_socket(&mut self, t: Mask27) {
+        let socket = self.socket_t.len();
+        let g = Gua { s: 0, t };
+        {
             let mut dom = 0;
             for (r, &t) in self.socket_t.iter().enumerate() {
                 if t & !g.t == 0 {
@@ -560,8 +622,8 @@ impl Band3State {
             let family_bit = MiniRowBound::bit(g.t);
             self.socket_t.push(g.t);
             self.socket_bit.push(family_bit);
-            let (byte, bit) = (socket / 8, socket % 8);
-            for (v, family) in self.family_table[byte].iter_mut().enumerate() {
+            let (group, bit) = (socket / 8, socket % 8);
+            for (v, family) in self.family_table[group].iter_mut().enumerate() {
                 if v >> bit & 1 != 0 {
                     *family |= family_bit;
                 }
@@ -576,28 +638,92 @@ impl Band3State {
                 }
             }
         }
-        // Smallest bands-1+2 part first: those are missed most often, so
-        // they take the step's bits first.
-        let size = g.s.count_ones();
-        let at = self.guas.partition_point(|h| h.s.count_ones() <= size);
-        self.guas.insert(at, g);
-        self.gua_socket.insert(at, socket as u8);
-        self.slice_add_gua(g.s, socket);
     }
 
-    /// Adds a GUA handed on from another band 3 of the entry
-    /// ([`super::signatures::SharedSockets`]) unless a GUA of this band 3
-    /// lies inside it in both parts (then XY missing its S misses that
-    /// one's too, and band 3 hitting that one's T hits its T): hand-overs
-    /// often repeat a signature's harvested S parts, and such sets would
-    /// only take the step's GUA bits from useful ones. Returns whether it
-    /// was added.
-    pub(super) fn add_handed_gua(&mut self, g: Gua) -> bool {
-        if self.guas.iter().any(|h| h.t & !g.t == 0 && h.s & !g.s == 0) {
-            return false;
+    /// Class mode: the GUAs of the mini-row sockets get their bits in the
+    /// [`super::classes::ClassGuas`] of the bands-1+2 state, shared with
+    /// the other bands 3 of an entry, and the GUAs of other sockets get
+    /// none (they are few, and with bits they cost more time per band 3
+    /// than they save: they go to band 3 on every GUA, or force their
+    /// socket).
+    pub(super) fn use_class_bits(&mut self) {
+        self.class_mode = true;
+        let mut kept = 0;
+        for k in 0..self.guas.len() {
+            if self.gua_socket[k] as usize >= CLASS_SOCKETS {
+                self.guas[kept] = self.guas[k];
+                self.gua_socket[kept] = self.gua_socket[k];
+                kept += 1;
+            }
         }
-        self.add_gua(g);
-        true
+        self.guas.truncate(kept);
+        self.gua_socket.truncate(kept);
+    }
+
+    /// Most GUA bits of this band 3 in an X slice.
+    fn bit_limit(&self) -> usize {
+        if self.class_mode {
+            0
+        } else {
+            self.config.gua_limit.min(64 * MAX_GUA_WORDS)
+        }
+    }
+
+    /// The class and S part of every GUA of a mini-row socket, for the
+    /// [`super::classes::ClassGuas`] of the bands-1+2 state.
+    pub fn class_parts(&self) -> impl Iterator<Item = (u8, Mask54)> + '_ {
+        let index = &self.gua_index;
+        (0..index.s.len()).filter_map(move |k| {
+            let id = index.all.part[k] as usize;
+            (id < CLASS_SOCKETS).then(|| (self.class_sockets[id].0, index.s[k]))
+        })
+    }
+
+    /// The T of this band 3's socket of `class`, if it has one.
+    pub fn class_t(&self, class: u8) -> Option<Mask27> {
+        match self.socket_of_class[class as usize] {
+            NO_SOCKET => None,
+            k => Some(self.class_sockets[k as usize].1),
+        }
+    }
+
+    /// The class of a mini-row socket's T.
+    pub fn class_of_t(&self, t: Mask27) -> Option<u8> {
+        self.class_sockets
+            .iter()
+            .find(|&&(_, u)| u == t)
+            .map(|&(class, _)| class)
+    }
+
+    /// A part S of `class` found by another band 3 (or by a final check of
+    /// this one whose T is not this class's): the GUA of S and this band
+    /// 3's T of the class joins the index (the caller checks that the band
+    /// 3 has the class). With `unbitted`, it got no bit in the X slice:
+    /// band 3 on every GUA reads it.
+    pub(super) fn add_class_gua(&mut self, class: u8, s: Mask54, unbitted: bool) {
+        let socket = self.socket_of_class[class as usize];
+        let t = self.class_sockets[socket as usize].1;
+        let id = self.gua_index.push(Gua { s, t });
+        debug_assert_eq!(id, socket as u32);
+        if unbitted {
+            self.mark_unbitted(class, s);
+        }
+    }
+
+    /// A part S of `class` the X slice gave no bit (past the limit): band
+    /// 3 on every GUA reads it, if this band 3 has the class.
+    pub(super) fn mark_unbitted(&mut self, class: u8, s: Mask54) {
+        let socket = self.socket_of_class[class as usize];
+        if socket != NO_SOCKET {
+            self.guas_unbitted.push((s, socket as u32));
+            self.gua_index.slice_push(s, socket as u32);
+        }
+    }
+
+    /// The mini-row sockets of the classes `classes`.
+    #[inline]
+    fn class_sockets_of(&self, classes: &ClassMask) -> Sockets {
+        crate::bits::move_bits(classes, &self.class_from, &self.class_to)
     }
 
     /// A fresh GUA with a socket joins the current X slice: its socket is
@@ -613,11 +739,10 @@ impl Band3State {
         };
         if v == 0 {
             self.forced_x |= 1 << socket;
-            self.forced_x_family |= self.socket_bit[socket];
             return;
         }
         let k = self.guas_x.len();
-        if k >= self.config.gua_limit.min(64 * MAX_GUA_WORDS) {
+        if k >= self.bit_limit() {
             self.guas_unbitted.push((s, socket as u32));
             self.gua_index.slice_push(s, socket as u32);
             return;
@@ -653,16 +778,23 @@ impl Band3State {
     }
 
     /// Prepares the GUAs for an X slice with pair `a` and live cells `live`
-    /// (band 1): each GUA the pair misses gets a GUA bit for the slice (up
-    /// to the limit), or forces its socket when no cell of the slice can
-    /// hit it.
-    pub(super) fn prepare_x_slice(&mut self, a: Mask27, live: Mask27) {
+    /// (band 1): each GUA of a socket past the mini-row ones that the pair
+    /// misses gets a GUA bit for the slice (up to the limit), or forces its
+    /// socket when no cell of the slice can hit it. `class_unbitted` (class
+    /// mode): the class parts the pair misses that got no bit in the
+    /// [`super::classes::ClassGuas`].
+    pub(super) fn prepare_x_slice(
+        &mut self,
+        a: Mask27,
+        live: Mask27,
+        class_unbitted: &[(Mask54, u8)],
+    ) {
         let xlive = live as u64;
         let (a, live) = (a as u64, xlive | !BAND1);
         self.slice_active = true;
         self.slice_cells = (a, (a | live) & BANDS12_FULL);
         self.slice_xlive = xlive;
-        let gua_limit = self.config.gua_limit.min(64 * MAX_GUA_WORDS);
+        let gua_limit = self.bit_limit();
         self.guas_x.clear();
         self.guas_unbitted.clear();
         self.gua_index.forget_slice();
@@ -679,7 +811,12 @@ impl Band3State {
                 }
             }
         }
-        self.forced_x_family = cells54(self.forced_x).fold(0, |f, k| f | self.socket_bit[k]);
+        for &(s, class) in class_unbitted {
+            let socket = self.socket_of_class[class as usize];
+            if socket != NO_SOCKET {
+                self.guas_unbitted.push((s, socket as u32));
+            }
+        }
         // Grouped by socket, so that finding the open sockets takes one
         // step per socket (see `sockets_of`).
         // A counting sort (stable, sockets < 64) into the scratch list.
@@ -724,8 +861,7 @@ impl Band3State {
             // `sockets_of` moves the k-th top to the k-th socket.
             assert_eq!(tops.count_ones(), self.gtop_sockets[w].count_ones());
         }
-        let gwords = self.guas_x.len().div_ceil(64).max(1);
-        self.gwords = gwords;
+        self.gwords = self.guas_x.len().div_ceil(64);
         self.ghit.clear();
         self.ghit.resize(54, [0; MAX_GUA_WORDS]);
         for (k, &(s, _)) in self.guas_x.iter().enumerate() {
@@ -736,7 +872,7 @@ impl Band3State {
                 cells &= cells - 1;
             }
         }
-        let hit = hit_bits(&self.ghit, xlive);
+        let hit = hit_bits(&self.ghit, xlive, MAX_GUA_WORDS);
         self.gx_all = std::array::from_fn(|w| all[w] & !hit[w]);
         self.bits = (self.guas_x.len(), all);
     }
@@ -747,21 +883,30 @@ impl Band3State {
     }
 
     /// The sockets open for every XY of a step whose Y cells (pair and
-    /// live cells, bands-1+2 numbering) are `ycells`, with their
-    /// [`MiniRowBound`] family; `None` when band 3 cannot take them with
-    /// `z` clues (the step is dead for this band 3).
+    /// live cells, bands-1+2 numbering) are `ycells`, given the classes
+    /// open for every XY of the step (`classes`, in class mode, from the
+    /// [`super::classes::ClassGuas`]); `None` when band 3 cannot take
+    /// them with `z` clues (the step is dead for this band 3).
     #[inline]
-    pub(super) fn step_forced(&mut self, ycells: Mask54, z: usize) -> Option<(Sockets, u64)> {
-        let yhit = hit_bits(&self.ghit, ycells);
-        let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| self.gx_all[w] & !yhit[w]);
-        let (open, family) = self.sockets_of(&missed[..self.gwords]);
-        let (forced, forced_family) = (self.forced_x | open, self.forced_x_family | family);
-        self.band3_can_take(forced, forced_family, z)
-            .then_some((forced, forced_family))
+    pub(super) fn step_forced(
+        &mut self,
+        ycells: Mask54,
+        z: usize,
+        classes: Option<&ClassMask>,
+    ) -> Option<Sockets> {
+        let mut forced = self.forced_x | classes.map_or(0, |c| self.class_sockets_of(c));
+        if self.gwords > 0 {
+            let yhit = hit_bits(&self.ghit, ycells, self.gwords);
+            let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| self.gx_all[w] & !yhit[w]);
+            forced |= self.sockets_of(&missed[..self.gwords]);
+        }
+        self.band3_can_take(forced, self.family_of(forced), z)
+            .then_some(forced)
     }
 
     /// Whether a survivor XY of a step (`cells`: its cells but the X pair;
-    /// `forced` as [`Self::step_forced`] gave) can still be completed in
+    /// `forced` as [`Self::step_forced`] gave; `classes`, in class mode:
+    /// the classes open for XY) can still be completed in
     /// band 3 with `z` clues, judged by bounds on the open sockets, then
     /// exactly by every GUA it misses; when true, the sets band 3 must hit
     /// are ready for [`Self::enumerate_band3`].
@@ -770,24 +915,25 @@ impl Band3State {
         &mut self,
         cells: Mask54,
         xy: Mask54,
-        (forced, forced_family): (Sockets, u64),
+        forced: Sockets,
         z: usize,
+        classes: Option<&ClassMask>,
     ) -> bool {
-        // Fresh GUAs may have joined the slice (bits, forced sockets).
-        if self.guas_x.len() != self.bits.0 {
-            self.bits = (
-                self.guas_x.len(),
-                all_bits::<MAX_GUA_WORDS>(self.guas_x.len()),
-            );
+        let mut open = forced | self.forced_x | classes.map_or(0, |c| self.class_sockets_of(c));
+        if self.gwords > 0 {
+            // Fresh GUAs may have joined the slice (bits, forced sockets).
+            if self.guas_x.len() != self.bits.0 {
+                self.bits = (
+                    self.guas_x.len(),
+                    all_bits::<MAX_GUA_WORDS>(self.guas_x.len()),
+                );
+            }
+            let all = self.bits.1;
+            let hit = hit_bits(&self.ghit, cells, self.gwords);
+            let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| all[w] & !hit[w]);
+            open |= self.sockets_of(&missed[..self.gwords]);
         }
-        let all = self.bits.1;
-        let hit = hit_bits(&self.ghit, cells);
-        let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| all[w] & !hit[w]);
-        let (open, family) = self.sockets_of(&missed[..self.gwords]);
-        let (open, family) = (
-            forced | self.forced_x | open,
-            forced_family | self.forced_x_family | family,
-        );
+        let family = self.family_of(open);
         // The bounds only: when they leave it open, band 3 against every
         // GUA decides, with the open sockets' T's among its sets (a search
         // on the sockets alone first would repeat most of its work).
@@ -808,10 +954,9 @@ impl Band3State {
         true
     }
 
-    /// The sockets of the GUA bits set in `missed`, and the
-    /// [`MiniRowBound`] family of their T's.
+    /// The sockets of the GUA bits set in `missed`.
     #[inline]
-    fn sockets_of(&self, missed: &[u64]) -> (Sockets, u64) {
+    fn sockets_of(&self, missed: &[u64]) -> Sockets {
         let mut tops = [0; MAX_GUA_WORDS];
         let mut fresh = 0;
         for (w, &bits) in missed.iter().enumerate() {
@@ -830,15 +975,22 @@ impl Band3State {
                 }
             }
         }
-        (open, self.family_of(open))
+        open
     }
 
     /// The [`MiniRowBound`] family of the T's of the sockets `open`.
     #[inline]
     fn family_of(&self, open: Sockets) -> u64 {
-        (0..8).fold(0, |f, b| {
-            f | self.family_table[b][(open >> (8 * b)) as usize & 255]
-        })
+        // The groups of the mini-row sockets, then the others' (often
+        // none).
+        const CLASS_GROUPS: usize = CLASS_SOCKETS.div_ceil(8);
+        let group = |f: u64, g: usize| f | self.family_table[g][(open >> (8 * g)) as usize & 255];
+        let family = (0..CLASS_GROUPS).fold(0, group);
+        if open >> (8 * CLASS_GROUPS) == 0 {
+            family
+        } else {
+            (CLASS_GROUPS..8).fold(family, group)
+        }
     }
 
     /// Whether the bounds allow `z` clues to hit the T of every open
@@ -1043,17 +1195,31 @@ pub(super) fn groups_hit(bits: u64, top: u64, low: u64) -> u64 {
 
 /// The OR of the rows of `table` (one per cell) over the cells of `cells`.
 #[inline]
-fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54) -> [u64; MAX_GUA_WORDS] {
-    let mut out = [0u64; MAX_GUA_WORDS];
-    let mut cells = cells;
-    while cells != 0 {
-        let row = &table[cells.trailing_zeros() as usize];
-        for w in 0..MAX_GUA_WORDS {
-            out[w] |= row[w];
+fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54, words: usize) -> [u64; MAX_GUA_WORDS] {
+    /// The first `W` words (the others are 0).
+    #[inline]
+    fn first<const W: usize>(
+        table: &[[u64; MAX_GUA_WORDS]],
+        cells: Mask54,
+    ) -> [u64; MAX_GUA_WORDS] {
+        let mut out = [0u64; MAX_GUA_WORDS];
+        let mut cells = cells;
+        while cells != 0 {
+            let row = &table[cells.trailing_zeros() as usize];
+            for w in 0..W {
+                out[w] |= row[w];
+            }
+            cells &= cells - 1;
         }
-        cells &= cells - 1;
+        out
     }
-    out
+    match words {
+        0 => [0; MAX_GUA_WORDS],
+        1 => first::<1>(table, cells),
+        2 => first::<2>(table, cells),
+        3 | 4 => first::<4>(table, cells),
+        _ => first::<MAX_GUA_WORDS>(table, cells),
+    }
 }
 
 #[cfg(test)]
@@ -1061,6 +1227,7 @@ mod tests {
     use super::*;
     use crate::band::band_uas;
     use crate::generate::random_grid;
+    use crate::search::classes::{ClassGuas, Fresh};
     use crate::search::harvest::harvest_guas;
 
     /// Whether at most `z` cells hit every set: branch on a cell of the
@@ -1113,34 +1280,78 @@ mod tests {
                 t: random_cells(rng, BAND_FULL as u64, nt) as Mask27,
             }
         };
-        for _ in 0..3 {
+        // A GUA filed in the state and, if its T is a mini-row socket's,
+        // in the class bits (fresh or not), as `Bands12` does.
+        let file = |state: &mut Band3State, classes: &mut ClassGuas, g: Gua, fresh: bool| {
+            state.add_gua(g);
+            let Some(class) = state.class_of_t(g.t).filter(|_| state.class_mode) else {
+                return;
+            };
+            if !fresh {
+                classes.add(class, g.s);
+            } else if classes.add_fresh(class, g.s) == Fresh::Unbitted {
+                state.mark_unbitted(class, g.s);
+            }
+        };
+        // A random GUA of a mini-row socket.
+        let class_gua = |rng: &mut fastrand::Rng, state: &Band3State| {
+            let (_, t) = state.class_sockets[rng.usize(..CLASS_SOCKETS)];
+            let n = rng.usize(14..26);
+            Gua {
+                s: random_cells(rng, BANDS12_FULL, n),
+                t,
+            }
+        };
+        // Class mode (bits shared by class, all or some of them) and the
+        // one-grid search's bits per band 3.
+        for (class_mode, limit) in [(true, 4096), (true, 60), (false, 0)] {
             let (grid, uas, mut state) = harvested_state(&mut rng);
+            if class_mode {
+                state.use_class_bits();
+            }
+            let mut classes = ClassGuas::new(limit);
+            classes.add_sockets(&grid);
+            for (class, s) in state.class_parts() {
+                classes.add(class, s);
+            }
             for _ in 0..600 {
                 let g = gua(&mut rng);
-                state.add_gua(g);
+                file(&mut state, &mut classes, g, false);
+            }
+            for _ in 0..100 {
+                let g = class_gua(&mut rng, &state);
+                file(&mut state, &mut classes, g, false);
             }
             for _ in 0..20 {
                 // An X slice: its pair and live cells in band 1.
                 let pair = random_cells(&mut rng, BAND1, 2) as Mask27;
                 let live = random_cells(&mut rng, BAND1 & !(pair as u64), 12) as Mask27;
-                state.prepare_x_slice(pair, live);
+                classes.prepare_x_slice(pair, live);
+                let unbitted = if class_mode { classes.unbitted() } else { &[] };
+                state.prepare_x_slice(pair, live, unbitted);
                 for round in 0..60 {
                     if round == 30 {
                         // Fresh GUAs join the slice.
-                        for _ in 0..40 {
+                        for k in 0..40 {
                             let g = gua(&mut rng);
-                            state.add_gua(g);
+                            file(&mut state, &mut classes, g, true);
+                            if k % 4 == 0 {
+                                let g = class_gua(&mut rng, &state);
+                                file(&mut state, &mut classes, g, true);
+                            }
                         }
                     }
                     let z = rng.usize(5..=9);
                     let (nx, ny) = (rng.usize(2..7), rng.usize(4..11));
                     let x = random_cells(&mut rng, live as u64, nx);
                     let y = random_cells(&mut rng, BANDS12_FULL & !BAND1, ny);
-                    let Some(forced) = state.step_forced(y, z) else {
+                    let step_classes = class_mode.then(|| classes.step_forced(y));
+                    let Some(forced) = state.step_forced(y, z, step_classes.as_ref()) else {
                         continue;
                     };
                     let xy = pair as u64 | x | y;
-                    let passes = state.survivor_passes(x | y, xy, forced, z);
+                    let open = class_mode.then(|| classes.open_classes(x | y));
+                    let passes = state.survivor_passes(x | y, xy, forced, z, open.as_ref());
                     let index = &state.gua_index;
                     let mut required: Vec<Mask27> = (0..index.s.len())
                         .filter(|&k| index.s[k] & xy == 0)
@@ -1154,6 +1365,7 @@ mod tests {
                 }
             }
             state.end_slice();
+            classes.end_slice();
         }
         assert!(yes > 100 && no > 100 && staged > 500, "{yes} {no} {staged}");
     }

@@ -10,6 +10,7 @@
 //! exactly one (choice, row): results need no de-duplication.
 
 pub mod band3;
+pub mod classes;
 pub mod harvest;
 pub mod hitting;
 pub mod part1;
@@ -39,6 +40,8 @@ pub struct SearchConfig {
     /// More UAs: fewer survivors, wider vectors.
     pub ua_limit: usize,
     /// GUAs kept in the bit vectors of one step (0..=512; default 512).
+    /// `s17 exhaust` keeps 8 times as many, shared by the bands 3 of an
+    /// entry ([`classes`]).
     pub gua_limit: usize,
     /// Y vectors per block of the XY inner loop (16..=4096; default 256;
     /// the AVX-512 loop takes at most 256 at a time).

@@ -26,17 +26,21 @@
 //! [`Bands12`] state serves every band 3 that completes them: the steps and
 //! the XY loop run once, and each survivor goes to the band-3 states
 //! ([`Band3State`]) active on the row. The one-grid search uses it with one
-//! band 3 ([`ChoiceState`]); `s17 exhaust` with every band 3 of an entry.
+//! band 3 ([`ChoiceState`]); `s17 exhaust` with every band 3 of an entry,
+//! where the GUA bits of the bands 3's mini-row sockets are kept once, by
+//! socket class ([`super::classes`]), and each survivor's open classes
+//! serve every band 3.
 
 use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81};
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
 use super::band3::Band3State;
+use super::classes::{ClassGuas, Fresh};
 use super::harvest::Gua;
 use super::hitting::{Sockets, all_bits, low_bits};
 use super::sets::{BAND1, BandSets};
-use super::signatures::{SharedSockets, gangster_of};
+use super::signatures::gangster_of;
 use super::{SearchConfig, Stats};
 
 /// Band 3 cells of the search grid.
@@ -90,12 +94,13 @@ pub struct Bands12 {
     survivors: Vec<(u32, u32)>,
     /// The band-3 states alive in the current step, with the sockets open
     /// for every XY of the step.
-    step_live: Vec<(usize, (Sockets, u64))>,
+    step_live: Vec<(usize, Sockets)>,
     /// The last fresh UA12 a bands-1+2 check found (for debug checks).
     last_fresh: Mask54,
-    /// The sockets of every band 3 by the gangster they make, when fresh
-    /// GUAs are shared between bands 3 (`s17 exhaust`).
-    pub shared_sockets: Option<SharedSockets>,
+    /// The S parts of the GUAs of the mini-row sockets of the bands 3, by
+    /// class, with their bits in the X slice, when they are shared (`s17
+    /// exhaust`; [`Bands12::add_band3`]).
+    classes: Option<ClassGuas>,
 }
 
 /// The search of one band-3 choice of a grid: the bands-1+2 state and the
@@ -160,7 +165,25 @@ impl Bands12 {
             survivors: Vec::new(),
             step_live: Vec::new(),
             last_fresh: 0,
-            shared_sockets: None,
+            classes: None,
+        }
+    }
+
+    /// Shares the GUA bits of the mini-row sockets between the bands 3
+    /// (`s17 exhaust`): files the GUAs of `band3`'s mini-row sockets by
+    /// class (and the gangsters its sockets make) and puts it in class
+    /// mode (`Band3State::use_class_bits`). Once one band 3 is added,
+    /// every band 3 given to [`Bands12::run_row`] must be. The class bits
+    /// of an X slice are at most 8 times `gua_limit` (shared by all bands
+    /// 3, where the one-grid search gives each band 3 `gua_limit`).
+    pub fn add_band3(&mut self, band3: &mut Band3State) {
+        let classes = self
+            .classes
+            .get_or_insert_with(|| ClassGuas::new(8 * self.config.gua_limit));
+        band3.use_class_bits();
+        classes.add_sockets(&band3.grid);
+        for (class, s) in band3.class_parts() {
+            classes.add(class, s);
         }
     }
 
@@ -202,8 +225,15 @@ impl Bands12 {
                 self.stats.dead_steps += ysets.slices.len() as u64;
                 continue;
             }
+            let unbitted = match &mut self.classes {
+                Some(classes) => {
+                    classes.prepare_x_slice(xs.pair, xs.live);
+                    classes.unbitted()
+                }
+                None => &[],
+            };
             for &b in active {
-                bands3[b].prepare_x_slice(xs.pair, xs.live);
+                bands3[b].prepare_x_slice(xs.pair, xs.live, unbitted);
             }
             for (k, ys) in ysets.slices.iter().enumerate() {
                 // Fresh sets found by the checks join the slice's lists
@@ -226,6 +256,9 @@ impl Bands12 {
         }
         (self.xbits, self.ybits) = (xbits, ybits);
         self.slice_active = false;
+        if let Some(classes) = &mut self.classes {
+            classes.end_slice();
+        }
         for &b in active {
             bands3[b].end_slice();
         }
@@ -311,10 +344,11 @@ impl Bands12 {
         // cell of the step hits): a band 3 that cannot take them is dead
         // for the step, and so is the step when every band 3 is.
         let ycells = (ypair as u64 | ylive as u64) << 27;
+        let classes = self.classes.as_mut().map(|c| c.step_forced(ycells));
         let mut step_live = std::mem::take(&mut self.step_live);
         step_live.clear();
         for &k in active {
-            if let Some(forced) = bands3[k].step_forced(ycells, z) {
+            if let Some(forced) = bands3[k].step_forced(ycells, z, classes.as_ref()) {
                 step_live.push((k, forced));
             }
         }
@@ -338,7 +372,7 @@ impl Bands12 {
     fn xy_loop(
         &mut self,
         bands3: &mut [Band3State],
-        step_live: &[(usize, (Sockets, u64))],
+        step_live: &[(usize, Sockets)],
         (xpair, xrest, xbits): (Mask27, &[Mask27], &[u64]),
         (ypair, yrest, ybits): (Mask27, &[Mask27], &[u64]),
         z: usize,
@@ -391,12 +425,14 @@ impl Bands12 {
             // The cells of XY but the X pair (the GUAs the pair hits are
             // not in the slices' lists).
             let cells = xy & !(xpair as u64);
+            // The classes open for XY, for every band 3 at once.
+            let classes = self.classes.as_mut().map(|c| c.open_classes(cells));
             // The bands-1+2 check is the same for every band 3: done once,
             // for the first band 3 that lets XY through.
             let mut valid = None;
             for &(k, forced) in step_live {
                 let band3 = &mut bands3[k];
-                if !band3.survivor_passes(cells, xy, forced, z) {
+                if !band3.survivor_passes(cells, xy, forced, z, classes.as_ref()) {
                     continue;
                 }
                 if !*valid.get_or_insert_with(|| self.check_bands12(xy)) {
@@ -428,38 +464,68 @@ impl Bands12 {
         self.survivors = survivors;
     }
 
-    /// Hands each fresh GUA of band 3 `from` (with the other solution its
-    /// final check found) to every band 3 with a socket making the
-    /// gangster that the solution differing from the grid exactly on the
-    /// GUA gives band 3, as the GUA of that socket ([`SharedSockets`] says
-    /// why it is one).
+    /// Files the fresh GUAs of band 3 `from` (each with the other
+    /// solution its final check found) by class: a GUA of a mini-row
+    /// socket gives its S part to the class bits, and so to every band 3
+    /// with the class, as the GUA of its socket of the class. With more
+    /// than one band 3 (`s17 exhaust`), a GUA of another T also gives its
+    /// S to the class of the gangster its other solution makes, if a
+    /// socket of the entry makes it ([`ClassGuas::class_of_gangster`]
+    /// says why that is a GUA).
     fn share_guas(&mut self, bands3: &mut [Band3State], from: usize, fresh: Vec<(Gua, Grid)>) {
-        let Some(shared) = &self.shared_sockets else {
+        let Some(classes) = &mut self.classes else {
             return;
         };
         let grid = bands3[from].grid;
         for (gua, other) in fresh {
-            // A fresh GUA is a minimal UA, so every other solution of its
-            // complement differs from the grid exactly on it (the
-            // difference of two solutions is a UA); the final check's may
-            // differ on more.
-            let other = if grid.difference(&other) == gua.cells() {
-                other
-            } else {
-                other_solution(&grid, GRID_FULL & !gua.cells())
-                    .expect("a minimal UA has a second solution")
+            let class = match bands3[from].class_of_t(gua.t) {
+                Some(class) => class,
+                None if bands3.len() > 1 => {
+                    // A fresh GUA is a minimal UA, so every other
+                    // solution of its complement differs from the grid
+                    // exactly on it (the difference of two solutions is a
+                    // UA); the final check's may differ on more.
+                    let other = if grid.difference(&other) == gua.cells() {
+                        other
+                    } else {
+                        other_solution(&grid, GRID_FULL & !gua.cells())
+                            .expect("a minimal UA has a second solution")
+                    };
+                    match classes.class_of_gangster(&gangster_of(&other.digits()[54..])) {
+                        Some(class) => class,
+                        None => continue,
+                    }
+                }
+                None => continue,
             };
-            for &(k, t) in shared.making(&gangster_of(&other.digits()[54..])) {
+            let filed = classes.add_fresh(class, gua.s);
+            if filed == Fresh::Held {
+                continue;
+            }
+            let unbitted = filed == Fresh::Unbitted;
+            for (k, band3) in bands3.iter_mut().enumerate() {
+                let Some(t) = band3.class_t(class) else {
+                    continue;
+                };
                 if (k, t) == (from, gua.t) {
+                    // Its final check filed it already.
+                    if unbitted {
+                        band3.mark_unbitted(class, gua.s);
+                    }
                     continue;
                 }
-                let mate = Gua { s: gua.s, t };
                 debug_assert!(
-                    other_solution(&bands3[k].grid, GRID_FULL & !mate.cells()).is_some(),
-                    "{mate:?} is no UA of {}",
-                    bands3[k].grid
+                    other_solution(
+                        &band3.grid,
+                        GRID_FULL & !(gua.s as u128 | (t as u128) << 54)
+                    )
+                    .is_some(),
+                    "{:?} is no UA of {}",
+                    Gua { s: gua.s, t },
+                    band3.grid
                 );
-                if bands3[k].add_handed_gua(mate) {
+                band3.add_class_gua(class, gua.s, unbitted);
+                if k != from {
                     self.stats.shared_guas += 1;
                 }
             }

@@ -20,17 +20,14 @@
 //! socket form a grid). The harvest of a band 3 is then exactly what
 //! [`super::harvest::harvest_guas`] finds for it, which the tests check.
 //!
-//! The same reasoning hands on the fresh GUAs of failed final checks:
-//! [`SharedSockets`] files every socket of every band 3 by the gangster it
-//! makes, and a fresh GUA whose other solution gives band 3 one of those
-//! gangsters is a GUA of every band 3 with such a socket.
+//! The same reasoning hands on the fresh GUAs of failed final checks, and
+//! gives the GUA bits of part 1 to all bands 3 at once: see
+//! [`super::classes`].
 
-use std::collections::HashMap;
-
-use crate::bits::{Mask27, Mask54};
+use crate::bits::Mask54;
 use crate::grid::Grid;
 
-use super::harvest::{Gua, HarvestLimits, collect_guas, socket_parts, sockets};
+use super::harvest::{Gua, HarvestLimits, collect_guas, socket_parts};
 
 /// Socket signatures of an entry: 81 GUA2, then 162 GUA3.
 pub const SIGNATURES: usize = 243;
@@ -131,39 +128,6 @@ pub fn gangster_of(band3: &[u8]) -> Gangster {
     cols
 }
 
-/// The sockets of every band 3 of an entry by the gangster they make: a
-/// fresh GUA (S, T) that one band 3's final check finds is shared through
-/// it with every band 3 that has a socket making the same gangster.
-///
-/// Why that is sound: the final check's other solution H keeps XY, so it
-/// changes band 3 into a band B' with a new gangster g and bands 1+2 on S
-/// into a filling under g. If another band 3 of the entry has a socket
-/// turning it into a band with gangster g (its T' cells changed), that
-/// band and H's bands 1+2 form a grid (bands meet only through their
-/// columns' digit sets), which differs from that band 3's grid on S ∪ T':
-/// a UA, whose T' its band 3 must hit whenever XY misses S.
-#[derive(Default)]
-pub struct SharedSockets {
-    by_gangster: HashMap<Gangster, Vec<(usize, Mask27)>>,
-}
-
-impl SharedSockets {
-    /// Files the sockets of search grid `grid`, the band 3 of state `state`.
-    pub fn add(&mut self, state: usize, grid: &Grid) {
-        for (t, changed) in sockets(grid) {
-            self.by_gangster
-                .entry(gangster_of(&changed))
-                .or_default()
-                .push((state, t));
-        }
-    }
-
-    /// The (state, T) of every socket that makes gangster `g`.
-    pub fn making(&self, g: &Gangster) -> &[(usize, Mask27)] {
-        self.by_gangster.get(g).map_or(&[], Vec::as_slice)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,67 +187,6 @@ mod tests {
             harvested < SOCKETS * bands * 2 / 3,
             "{harvested} signatures harvested for {bands} bands 3"
         );
-    }
-
-    /// A fresh GUA of one band 3 (S, T: a minimal UA of its grid with
-    /// cells in both parts, as failed final checks give them) handed to
-    /// every band 3 with a socket making the gangster of its other
-    /// solution is a UA of that band 3's grid, checked by the solver; and
-    /// such hand-overs are common.
-    #[test]
-    fn shared_fresh_guas_are_uas_of_every_band_3_they_reach() {
-        let mut rng = fastrand::Rng::with_seed(41);
-        let (mut handed, mut tried) = (0, 0);
-        for seed in [4, 5] {
-            let grids = entry(seed);
-            let grids = &grids[..grids.len().min(16)];
-            let mut shared = SharedSockets::default();
-            for (i, grid) in grids.iter().enumerate() {
-                shared.add(i, grid);
-            }
-            for _ in 0..400 {
-                let from = rng.usize(..grids.len());
-                let grid = &grids[from];
-                // A random puzzle with 17 to 30 clues, two thirds of them
-                // in bands 1+2, that is not unique: its minimal UA.
-                let mut clues: u128 = 0;
-                for _ in 0..rng.usize(17..30) {
-                    let cell = if rng.u8(..3) < 2 {
-                        rng.u32(..54)
-                    } else {
-                        rng.u32(54..81)
-                    };
-                    clues |= 1 << cell;
-                }
-                let Some(other) = other_solution(grid, clues) else {
-                    continue;
-                };
-                let ua = crate::search::harvest::minimal_ua(grid, grid.difference(&other));
-                let (s, t) = (ua as u64 & BANDS12_FULL, (ua >> 54) as Mask27);
-                if s == 0 || t == 0 {
-                    continue;
-                }
-                tried += 1;
-                let other = other_solution(grid, GRID_FULL & !ua).expect("a UA");
-                assert_eq!(
-                    grid.difference(&other),
-                    ua,
-                    "a minimal UA is one difference"
-                );
-                let g = gangster_of(&other.digits()[54..]);
-                for &(k, t2) in shared.making(&g) {
-                    let mate = Gua { s, t: t2 };
-                    assert!(
-                        other_solution(&grids[k], GRID_FULL & !mate.cells()).is_some(),
-                        "{mate:?} from band 3 {from} is no UA of band 3 {k}: {}",
-                        grids[k]
-                    );
-                    handed += ((k, t2) != (from, t)) as usize;
-                }
-            }
-        }
-        assert!(tried > 200, "only {tried} fresh GUAs");
-        assert!(handed > 100, "only {handed} hand-overs");
     }
 
     /// A band 3's 45 sockets have 45 distinct signatures; two bands 3 of
