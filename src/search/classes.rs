@@ -397,20 +397,12 @@ impl ClassGuas {
 mod tests {
     use super::*;
     use crate::bits::GRID_FULL;
-    use crate::grid::Puzzle;
-    use crate::solver::{for_each_solution, other_solution};
+    use crate::solver::other_solution;
 
-    /// A random grid's bands 1+2 and up to `n` bands 3 that complete them
-    /// (found by the solver).
+    /// A random grid's bands 1+2 and up to `n` bands 3 that complete them.
     fn entry(seed: u64, n: usize) -> Vec<Grid> {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        let grid = crate::generate::random_grid(&mut rng);
-        let puzzle = Puzzle::from_grid(&grid, BANDS12_FULL as u128);
-        let mut grids = Vec::new();
-        for_each_solution(&puzzle, 100_000, |g| {
-            grids.push(*g);
-            grids.len() < n
-        });
+        let mut grids = crate::search::signatures::tests::entry(seed);
+        grids.truncate(n);
         grids
     }
 

@@ -129,7 +129,7 @@ pub fn gangster_of(band3: &[u8]) -> Gangster {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::bits::{BANDS12_FULL, GRID_FULL};
     use crate::grid::Puzzle;
@@ -139,7 +139,7 @@ mod tests {
 
     /// A random grid's bands 1+2 and every band 3 that completes them
     /// (found by the solver: no code shared with the ED walks).
-    fn entry(seed: u64) -> Vec<Grid> {
+    pub(in crate::search) fn entry(seed: u64) -> Vec<Grid> {
         let mut rng = fastrand::Rng::with_seed(seed);
         let grid = crate::generate::random_grid(&mut rng);
         let puzzle = Puzzle::from_grid(&grid, BANDS12_FULL as u128);
