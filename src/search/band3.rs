@@ -57,8 +57,9 @@ pub struct GuaIndex {
     all: CellRows,
     /// Each GUA's bands-1+2 part.
     s: Vec<Mask54>,
-    /// The GUAs (their indices in `all`) of each size class of their
-    /// parts: the order of a slice's view.
+    /// The GUAs without a socket (part id from [`SOCKET_PARTS`]; their
+    /// indices in `all`) by the size class of their parts: the order of a
+    /// slice's view.
     by_class: [Vec<u32>; 3],
     /// The GUAs that the X pair of the current X slice misses and that
     /// have no GUA bit in the slice (see [`GuaIndex::prepare_slice`]), with
@@ -220,7 +221,9 @@ impl GuaIndex {
     /// distinct parts from 0, in the order they first come).
     pub fn push(&mut self, g: Gua) -> u32 {
         let id = self.part_id(g.t);
-        self.by_class[size_class(g.t)].push(self.s.len() as u32);
+        if id >= SOCKET_PARTS {
+            self.by_class[size_class(g.t)].push(self.s.len() as u32);
+        }
         self.all.push(g.s, id);
         self.s.push(g.s);
         id
@@ -292,7 +295,7 @@ impl GuaIndex {
             }
             for &k in by_class {
                 let (s, id) = (self.s[k as usize], self.all.part[k as usize]);
-                if s & pair == 0 && id >= SOCKET_PARTS {
+                if s & pair == 0 {
                     view_of(&self.parts, id, &mut self.slice, &mut self.slice_large)
                         .push(s & live, id);
                 }
