@@ -479,9 +479,8 @@ pub struct Band3State {
     /// and their sockets (one each, in the same order).
     gtop_sorted: [u64; MAX_GUA_WORDS],
     gtop_sockets: [u64; MAX_GUA_WORDS],
-    /// The OR of the [`MiniRowBound`] bits of the sockets in each value
-    /// of each 4-bit group of a [`Sockets`] mask (2 KB: it stays in the
-    /// L1 cache with the tables of many bands 3).
+    /// The OR of the [`MiniRowBound`] bits of the sockets in each byte
+    /// value of each byte of a [`Sockets`] mask.
     family_table: Box<[[u64; 256]; 8]>,
     /// Per band-3 cell: the sockets whose T holds it.
     cell_sockets: [Sockets; 27],
@@ -496,7 +495,7 @@ pub struct Band3State {
     slice_xlive: Mask54,
     /// Set while an X slice is searched: fresh sets join its lists.
     slice_active: bool,
-    /// Sockets past the mini-row ones open for every XY of this X slice.
+    /// Sockets of `guas` open for every XY of this X slice.
     forced_x: Sockets,
     /// Words of GUA bits in this X slice.
     gwords: usize,
@@ -564,7 +563,7 @@ impl Band3State {
         // The mini-row sockets first, numbered by class.
         let band3: [u8; 27] = grid.digits()[54..].try_into().expect("27 cells");
         state.class_sockets = socket_classes(&band3);
-        for (k, &(class, t)) in state.class_sockets.clone().iter().enumerate() {
+        for (k, (class, t)) in socket_classes(&band3).into_iter().enumerate() {
             let id = state.gua_index.part_id(t) as usize;
             debug_assert_eq!(id, k);
             state.new_socket(t);
@@ -612,33 +611,30 @@ impl Band3State {
     /// A new socket with band-3 part `t` (the next socket number).
     fn new_socket(&mut self, t: Mask27) {
         let socket = self.socket_t.len();
-        let g = Gua { s: 0, t };
-        {
-            let mut dom = 0;
-            for (r, &t) in self.socket_t.iter().enumerate() {
-                if t & !g.t == 0 {
-                    dom |= 1 << r;
-                } else if g.t & !t == 0 {
-                    self.socket_dom[r] |= 1 << socket;
-                }
+        let mut dom = 0;
+        for (r, &u) in self.socket_t.iter().enumerate() {
+            if u & !t == 0 {
+                dom |= 1 << r;
+            } else if t & !u == 0 {
+                self.socket_dom[r] |= 1 << socket;
             }
-            let family_bit = MiniRowBound::bit(g.t);
-            self.socket_t.push(g.t);
-            self.socket_bit.push(family_bit);
-            let (group, bit) = (socket / 8, socket % 8);
-            for (v, family) in self.family_table[group].iter_mut().enumerate() {
-                if v >> bit & 1 != 0 {
-                    *family |= family_bit;
-                }
+        }
+        let family_bit = MiniRowBound::bit(t);
+        self.socket_t.push(t);
+        self.socket_bit.push(family_bit);
+        let (byte, bit) = (socket / 8, socket % 8);
+        for (v, family) in self.family_table[byte].iter_mut().enumerate() {
+            if v >> bit & 1 != 0 {
+                *family |= family_bit;
             }
-            self.socket_dom.push(dom);
-            for c in cells27(g.t) {
-                self.cell_sockets[c] |= 1 << socket;
-            }
-            for (holds, u) in self.band3_holds.iter_mut().zip(self.gua_index.band3_uas()) {
-                if g.t & !u == 0 {
-                    *holds |= 1 << socket;
-                }
+        }
+        self.socket_dom.push(dom);
+        for c in cells27(t) {
+            self.cell_sockets[c] |= 1 << socket;
+        }
+        for (holds, u) in self.band3_holds.iter_mut().zip(self.gua_index.band3_uas()) {
+            if t & !u == 0 {
+                *holds |= 1 << socket;
             }
         }
     }
@@ -682,20 +678,26 @@ impl Band3State {
         })
     }
 
-    /// The T of this band 3's socket of `class`, if it has one.
-    pub fn class_t(&self, class: u8) -> Option<Mask27> {
+    /// This band 3's socket of `class`, if it has one.
+    fn class_socket(&self, class: u8) -> Option<u32> {
         match self.socket_of_class[class as usize] {
             NO_SOCKET => None,
-            k => Some(self.class_sockets[k as usize].1),
+            k => Some(k as u32),
         }
+    }
+
+    /// The T of this band 3's socket of `class`, if it has one.
+    pub fn class_t(&self, class: u8) -> Option<Mask27> {
+        self.class_socket(class)
+            .map(|k| self.class_sockets[k as usize].1)
     }
 
     /// The class of a mini-row socket's T.
     pub fn class_of_t(&self, t: Mask27) -> Option<u8> {
-        self.class_sockets
-            .iter()
-            .find(|&&(_, u)| u == t)
-            .map(|&(class, _)| class)
+        match self.gua_index.ids.get(&t) {
+            Some(&id) if (id as usize) < CLASS_SOCKETS => Some(self.class_sockets[id as usize].0),
+            _ => None,
+        }
     }
 
     /// A part S of `class` found by another band 3 (or by a final check of
@@ -704,10 +706,10 @@ impl Band3State {
     /// 3 has the class). With `unbitted`, it got no bit in the X slice:
     /// band 3 on every GUA reads it.
     pub(super) fn add_class_gua(&mut self, class: u8, s: Mask54, unbitted: bool) {
-        let socket = self.socket_of_class[class as usize];
+        let socket = self.class_socket(class).expect("the band 3 has the class");
         let t = self.class_sockets[socket as usize].1;
         let id = self.gua_index.push(Gua { s, t });
-        debug_assert_eq!(id, socket as u32);
+        debug_assert_eq!(id, socket);
         if unbitted {
             self.mark_unbitted(class, s);
         }
@@ -716,10 +718,9 @@ impl Band3State {
     /// A part S of `class` the X slice gave no bit (past the limit): band
     /// 3 on every GUA reads it, if this band 3 has the class.
     pub(super) fn mark_unbitted(&mut self, class: u8, s: Mask54) {
-        let socket = self.socket_of_class[class as usize];
-        if socket != NO_SOCKET {
-            self.guas_unbitted.push((s, socket as u32));
-            self.gua_index.slice_push(s, socket as u32);
+        if let Some(socket) = self.class_socket(class) {
+            self.guas_unbitted.push((s, socket));
+            self.gua_index.slice_push(s, socket);
         }
     }
 
@@ -781,9 +782,10 @@ impl Band3State {
     }
 
     /// Prepares the GUAs for an X slice with pair `a` and live cells `live`
-    /// (band 1): each GUA of a socket past the mini-row ones that the pair
-    /// misses gets a GUA bit for the slice (up to the limit), or forces its
-    /// socket when no cell of the slice can hit it. `class_unbitted` (class
+    /// (band 1): each GUA of `guas` (all socketed ones, or in class mode
+    /// those past the mini-row sockets) that the pair misses gets a GUA
+    /// bit for the slice (up to the limit), or forces its socket when no
+    /// cell of the slice can hit it. `class_unbitted` (class
     /// mode): the class parts the pair misses that got no bit in the
     /// [`super::classes::ClassGuas`].
     pub(super) fn prepare_x_slice(
@@ -815,9 +817,8 @@ impl Band3State {
             }
         }
         for &(s, class) in class_unbitted {
-            let socket = self.socket_of_class[class as usize];
-            if socket != NO_SOCKET {
-                self.guas_unbitted.push((s, socket as u32));
+            if let Some(socket) = self.class_socket(class) {
+                self.guas_unbitted.push((s, socket));
             }
         }
         // Grouped by socket, so that finding the open sockets takes one
@@ -984,15 +985,15 @@ impl Band3State {
     /// The [`MiniRowBound`] family of the T's of the sockets `open`.
     #[inline]
     fn family_of(&self, open: Sockets) -> u64 {
-        // The groups of the mini-row sockets, then the others' (often
+        // The bytes of the mini-row sockets, then the others' (often
         // none).
-        const CLASS_GROUPS: usize = CLASS_SOCKETS.div_ceil(8);
-        let group = |f: u64, g: usize| f | self.family_table[g][(open >> (8 * g)) as usize & 255];
-        let family = (0..CLASS_GROUPS).fold(0, group);
-        if open >> (8 * CLASS_GROUPS) == 0 {
+        const CLASS_BYTES: usize = CLASS_SOCKETS.div_ceil(8);
+        let byte = |f: u64, b: usize| f | self.family_table[b][(open >> (8 * b)) as usize & 255];
+        let family = (0..CLASS_BYTES).fold(0, byte);
+        if open >> (8 * CLASS_BYTES) == 0 {
             family
         } else {
-            (CLASS_GROUPS..8).fold(family, group)
+            (CLASS_BYTES..8).fold(family, byte)
         }
     }
 

@@ -46,14 +46,15 @@ pub const MAX_CLASS_WORDS: usize = 64;
 /// The 36 mini-row sockets of `band3` with their classes, by class: the
 /// socket numbers of a band 3 (the T of socket k is the k-th T).
 pub fn socket_classes(band3: &[u8; 27]) -> [(u8, Mask27); CLASS_SOCKETS] {
-    let sigs = SignatureHarvest::new(band3).signatures(band3);
+    let classes = classes_in_socket_order(band3);
     let mut out = [(0u8, 0 as Mask27); CLASS_SOCKETS];
     for mini in 0..9 {
         let base = 9 * (mini / 3) + 3 * (mini % 3);
         for (j, (a, b)) in [(0, 1), (0, 2), (1, 2)].into_iter().enumerate() {
-            out[4 * mini + j] = (sigs[5 * mini + j], 1 << (base + a) | 1 << (base + b));
+            out[4 * mini + j] = (classes[5 * mini + j], 1 << (base + a) | 1 << (base + b));
         }
-        out[4 * mini + 3] = (class_of_signature(sigs[5 * mini + 3]), 0b111 << base);
+        // The two turns (sockets 3 and 4 of the mini-row) have one class.
+        out[4 * mini + 3] = (classes[5 * mini + 3], 0b111 << base);
     }
     out.sort_unstable();
     out
@@ -65,8 +66,8 @@ fn class_of_signature(sig: u8) -> u8 {
     if sig < 81 { sig } else { 81 + (sig - 81) / 2 }
 }
 
-/// The classes of the sockets of `grid`'s band 3, in
-/// [`super::harvest::sockets`] order.
+/// The classes of the sockets of `band3`, in [`super::harvest::sockets`]
+/// order.
 fn classes_in_socket_order(band3: &[u8; 27]) -> [u8; 45] {
     let sigs = SignatureHarvest::new(band3).signatures(band3);
     sigs.map(class_of_signature)
@@ -186,12 +187,18 @@ impl ClassGuas {
     /// inside S; drops the parts that S lies inside. Before the search
     /// (no X slice).
     pub fn add(&mut self, class: u8, s: Mask54) {
-        let parts = &mut self.parts[class as usize];
-        if parts.iter().any(|&p| p & !s == 0) {
+        if self.holds(class, s) {
             return;
         }
+        let parts = &mut self.parts[class as usize];
         parts.retain(|&p| s & !p != 0);
         parts.push(s);
+    }
+
+    /// Whether a part of `class` lies inside `s` (then XY missing `s`
+    /// misses it too, and the T is the same).
+    fn holds(&self, class: u8, s: Mask54) -> bool {
+        self.parts[class as usize].iter().any(|&p| p & !s == 0)
     }
 
     /// The parts of `class`.
@@ -203,11 +210,10 @@ impl ClassGuas {
     /// current X slice as a harvested one would (a bit of its own while
     /// there is room).
     pub fn add_fresh(&mut self, class: u8, s: Mask54) -> Fresh {
-        let parts = &mut self.parts[class as usize];
-        if parts.iter().any(|&p| p & !s == 0) {
+        if self.holds(class, s) {
             return Fresh::Held;
         }
-        parts.push(s);
+        self.parts[class as usize].push(s);
         let (pair, cells) = self.slice_cells;
         let c = class as usize;
         if !self.slice_active || s & pair != 0 || self.forced_x[c / 64] >> (c % 64) & 1 != 0 {

@@ -465,13 +465,13 @@ impl Bands12 {
     }
 
     /// Files the fresh GUAs of band 3 `from` (each with the other
-    /// solution its final check found) by class: a GUA of a mini-row
-    /// socket gives its S part to the class bits, and so to every band 3
-    /// with the class, as the GUA of its socket of the class. With more
-    /// than one band 3 (`s17 exhaust`), a GUA of another T also gives its
-    /// S to the class of the gangster its other solution makes, if a
-    /// socket of the entry makes it ([`ClassGuas::class_of_gangster`]
-    /// says why that is a GUA).
+    /// solution its final check found) by class, when the class bits are
+    /// shared (`s17 exhaust`): a GUA of a mini-row socket gives its S part
+    /// to the class bits, and so to every band 3 with the class, as the
+    /// GUA of its socket of the class. A GUA of another T gives its S to
+    /// the class of the gangster its other solution makes, if a socket of
+    /// the entry makes it ([`ClassGuas::class_of_gangster`] says why that
+    /// is a GUA).
     fn share_guas(&mut self, bands3: &mut [Band3State], from: usize, fresh: Vec<(Gua, Grid)>) {
         let Some(classes) = &mut self.classes else {
             return;
@@ -480,7 +480,7 @@ impl Bands12 {
         for (gua, other) in fresh {
             let class = match bands3[from].class_of_t(gua.t) {
                 Some(class) => class,
-                None if bands3.len() > 1 => {
+                None => {
                     // A fresh GUA is a minimal UA, so every other
                     // solution of its complement differs from the grid
                     // exactly on it (the difference of two solutions is a
@@ -496,7 +496,6 @@ impl Bands12 {
                         None => continue,
                     }
                 }
-                None => continue,
             };
             let filed = classes.add_fresh(class, gua.s);
             if filed == Fresh::Held {
@@ -514,14 +513,10 @@ impl Bands12 {
                     }
                     continue;
                 }
+                let mate = Gua { s: gua.s, t };
                 debug_assert!(
-                    other_solution(
-                        &band3.grid,
-                        GRID_FULL & !(gua.s as u128 | (t as u128) << 54)
-                    )
-                    .is_some(),
-                    "{:?} is no UA of {}",
-                    Gua { s: gua.s, t },
+                    other_solution(&band3.grid, GRID_FULL & !mate.cells()).is_some(),
+                    "{mate:?} is no UA of {}",
                     band3.grid
                 );
                 band3.add_class_gua(class, gua.s, unbitted);
