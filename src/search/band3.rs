@@ -438,8 +438,6 @@ pub struct Band3State {
     gua_socket: Vec<u8>,
     /// The band-3 part of each socket.
     socket_t: Vec<Mask27>,
-    /// The [`MiniRowBound::bit`] of each socket's T.
-    socket_bit: Vec<u64>,
     /// For each socket, the other sockets whose T lies inside its T.
     socket_dom: Vec<Sockets>,
     /// For each UA inside band 3 (kept in the GUA index, in the same
@@ -479,9 +477,11 @@ pub struct Band3State {
     /// and their sockets (one each, in the same order).
     gtop_sorted: [u64; MAX_GUA_WORDS],
     gtop_sockets: [u64; MAX_GUA_WORDS],
-    /// The OR of the [`MiniRowBound`] bits of the sockets in each byte
-    /// value of each byte of a [`Sockets`] mask.
-    family_table: Box<[[u64; 256]; 8]>,
+    /// Per stack, for the mini-row bound ([`Self::mini_row_clues`]): the
+    /// sockets of the stack's pairs of columns 2 and 3, in the row order
+    /// of its other mini-row sockets (3 bits for each of the 8 values of
+    /// the 3 sockets' bits).
+    pairs12_rows: [u32; 3],
     /// Per band-3 cell: the sockets whose T holds it.
     cell_sockets: [Sockets; 27],
     /// The last [`WITNESSES`] band-3 clue sets found by the feasibility
@@ -526,7 +526,6 @@ impl Band3State {
             guas: Vec::new(),
             gua_socket: Vec::new(),
             socket_t: Vec::new(),
-            socket_bit: Vec::new(),
             socket_dom: Vec::new(),
             band3_holds: Vec::new(),
             gua_index: Default::default(),
@@ -546,7 +545,7 @@ impl Band3State {
             gsocket: Vec::new(),
             gtop_sorted: [0; MAX_GUA_WORDS],
             gtop_sockets: [0; MAX_GUA_WORDS],
-            family_table: Box::new([[0; 256]; 8]),
+            pairs12_rows: [0; 3],
             cell_sockets: [0; 27],
             witnesses: Vec::new(),
             witness_next: 0,
@@ -572,6 +571,7 @@ impl Band3State {
             state.class_from[c / 64] |= 1 << (c % 64);
             state.class_to[c / 64] |= 1 << k;
         }
+        state.pairs12_rows = pairs12_rows(&state.socket_t);
         for u in band3_uas {
             state.add_band3_ua(u);
         }
@@ -619,15 +619,10 @@ impl Band3State {
                 self.socket_dom[r] |= 1 << socket;
             }
         }
-        let family_bit = MiniRowBound::bit(t);
+        // A T inside one mini-row is a mini-row socket's: the mini-row
+        // bound reads only those.
+        debug_assert!(socket < CLASS_SOCKETS || MiniRowBound::bit(t) == 0);
         self.socket_t.push(t);
-        self.socket_bit.push(family_bit);
-        let (byte, bit) = (socket / 8, socket % 8);
-        for (v, family) in self.family_table[byte].iter_mut().enumerate() {
-            if v >> bit & 1 != 0 {
-                *family |= family_bit;
-            }
-        }
         self.socket_dom.push(dom);
         for c in cells27(t) {
             self.cell_sockets[c] |= 1 << socket;
@@ -904,8 +899,7 @@ impl Band3State {
             let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| self.gx_all[w] & !yhit[w]);
             forced |= self.sockets_of(&missed[..self.gwords]);
         }
-        self.band3_can_take(forced, self.family_of(forced), z)
-            .then_some(forced)
+        self.band3_can_take(forced, z).then_some(forced)
     }
 
     /// Whether a survivor XY of a step (`cells`: its cells but the X pair;
@@ -937,11 +931,10 @@ impl Band3State {
             let missed: [u64; MAX_GUA_WORDS] = std::array::from_fn(|w| all[w] & !hit[w]);
             open |= self.sockets_of(&missed[..self.gwords]);
         }
-        let family = self.family_of(open);
         // The bounds only: when they leave it open, band 3 against every
         // GUA decides, with the open sockets' T's among its sets (a search
         // on the sockets alone first would repeat most of its work).
-        if self.bounds_allow(open, family, z).is_none() {
+        if !self.bounds_pass(open, z) {
             self.stats.band3_dead += 1;
             return false;
         }
@@ -982,30 +975,55 @@ impl Band3State {
         open
     }
 
-    /// The [`MiniRowBound`] family of the T's of the sockets `open`.
+    /// The [`MiniRowBound`] of the T's of the sockets `open`: the clues
+    /// needed in the mini-rows with an open socket, one, or two where all
+    /// three pairs are open. Only the mini-row sockets (0 to 35, numbered
+    /// by class) lie inside a mini-row; in each stack, the groups of three
+    /// sockets (pairs of columns 1+2, 1+3, 2+3, then whole mini-rows) come
+    /// in the row order of the first column's digits, but the pairs of
+    /// columns 2+3 in that of the second column's (`pairs12_rows` moves
+    /// them into the first's).
     #[inline]
-    fn family_of(&self, open: Sockets) -> u64 {
-        // The bytes of the mini-row sockets, then the others' (often
-        // none).
-        const CLASS_BYTES: usize = CLASS_SOCKETS.div_ceil(8);
-        let byte = |f: u64, b: usize| f | self.family_table[b][(open >> (8 * b)) as usize & 255];
-        let family = (0..CLASS_BYTES).fold(0, byte);
-        if open >> (8 * CLASS_BYTES) == 0 {
-            family
+    fn mini_row_clues(&self, open: Sockets) -> usize {
+        // Bits 0..3 of each 9-bit field: one stack's three rows.
+        const ROWS: u64 = 0o7 | 0o7 << 9 | 0o7 << 18;
+        let pairs12 = (open >> 6) & ROWS;
+        let moved = |s: usize| {
+            let g = (pairs12 >> (9 * s)) & 7;
+            u64::from(self.pairs12_rows[s] >> (3 * g) & 7) << (9 * s)
+        };
+        let (p01, p02, p12) = (
+            open & ROWS,
+            (open >> 3) & ROWS,
+            moved(0) | moved(1) | moved(2),
+        );
+        let whole = (open >> 27 & 7) | (open >> 30 & 7) << 9 | (open >> 33 & 7) << 18;
+        let touched = p01 | p02 | p12 | whole;
+        (touched.count_ones() + (p01 & p02 & p12).count_ones()) as usize
+    }
+
+    /// Whether the bounds allow `z` clues to hit the T of every open
+    /// socket, as [`Self::bounds_allow`] tells, but quicker: with only
+    /// mini-row sockets open, pairwise disjoint T's lie in distinct
+    /// mini-rows (two T's of one mini-row meet), so the mini-row bound is
+    /// at least their number and settles it alone.
+    #[inline]
+    fn bounds_pass(&self, open: Sockets, z: usize) -> bool {
+        if open >> CLASS_SOCKETS == 0 {
+            self.mini_row_clues(open) <= z
         } else {
-            (CLASS_BYTES..8).fold(family, byte)
+            self.bounds_allow(open, z).is_some()
         }
     }
 
     /// Whether the bounds allow `z` clues to hit the T of every open
-    /// socket (`family` is the [`MiniRowBound`] family of their T's): the
-    /// mini-row bound, then pairwise disjoint T's. If so, the open sockets
-    /// whose T holds no other open socket's T (the others are hit with
-    /// those); `None` when a bound exceeds `z`.
+    /// socket: the mini-row bound, then pairwise disjoint T's. If so, the
+    /// open sockets whose T holds no other open socket's T (the others are
+    /// hit with those); `None` when a bound exceeds `z`.
     #[inline]
-    fn bounds_allow(&self, open: Sockets, family: u64, z: usize) -> Option<Sockets> {
+    fn bounds_allow(&self, open: Sockets, z: usize) -> Option<Sockets> {
         // The mini-row bound first: it settles most calls.
-        if (MiniRowBound { family }).clues() > z {
+        if self.mini_row_clues(open) > z {
             return None;
         }
         // A socket whose T holds another open socket's T is hit with it:
@@ -1023,11 +1041,10 @@ impl Band3State {
     }
 
     /// Whether band 3 can hit its own UAs and the T of every open socket
-    /// with `z` clues; `family` is the [`MiniRowBound`] family of the open
-    /// sockets' T's. (Not memoized: on slow grids a memo of the answers
+    /// with `z` clues. (Not memoized: on slow grids a memo of the answers
     /// grows past the caches and costs more than the searches it saves.)
-    fn band3_can_take(&mut self, open: Sockets, family: u64, z: usize) -> bool {
-        let Some(open) = self.bounds_allow(open, family, z) else {
+    fn band3_can_take(&mut self, open: Sockets, z: usize) -> bool {
+        let Some(open) = self.bounds_allow(open, z) else {
             return false;
         };
         // A band-3 clue set that worked before and hits every open T (and
@@ -1226,6 +1243,34 @@ fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54, words: usize) -> [u64
     }
 }
 
+/// The `pairs12_rows` of a band 3 whose sockets 0 to 35 have the T's
+/// `socket_t` (see [`Band3State::mini_row_clues`]).
+///
+/// # Panics
+/// If the mini-row sockets do not come in the order that bound reads.
+fn pairs12_rows(socket_t: &[Mask27]) -> [u32; 3] {
+    // The row (0 to 2) of each socket of a group of three.
+    let rows = |first: usize| -> [u32; 3] {
+        std::array::from_fn(|k| socket_t[first + k].trailing_zeros() / 9)
+    };
+    std::array::from_fn(|stack| {
+        let order = rows(9 * stack);
+        assert!(
+            rows(9 * stack + 3) == order && rows(27 + 3 * stack) == order,
+            "the mini-row sockets of stack {stack} are not in one row order"
+        );
+        let from = rows(9 * stack + 6);
+        // Where each of the three sockets of pairs 2+3 goes.
+        let to = from.map(|r| order.iter().position(|&q| q == r).expect("a row") as u32);
+        (0..8u32).fold(0, |packed, g| {
+            let moved = (0..3)
+                .filter(|&k| g >> k & 1 != 0)
+                .fold(0, |m, k| m | 1 << to[k]);
+            packed | moved << (3 * g)
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1374,6 +1419,48 @@ mod tests {
         assert!(yes > 100 && no > 100 && staged > 500, "{yes} {no} {staged}");
     }
 
+    /// The mini-row bound read from the socket bits equals the one built
+    /// from the open sockets' T's, and the quick bounds agree with the
+    /// full ones, on random socket sets of harvested grids (sockets past
+    /// the mini-row ones included).
+    #[test]
+    fn mini_row_clues_agree_with_the_sockets_t() {
+        let mut rng = fastrand::Rng::with_seed(32);
+        let mut seen = [0usize; 10];
+        for _ in 0..4 {
+            let (grid, _, mut state) = harvested_state(&mut rng);
+            // Sockets of larger T's (random sets: the bound reads T's only).
+            while state.socket_t.len() < CLASS_SOCKETS + 12 {
+                let t: Mask27 = (0..rng.usize(4..=7)).fold(0, |t, _| t | 1 << rng.usize(..27));
+                if t.count_ones() < 4 {
+                    continue;
+                }
+                let s = rng.u64(..) & BANDS12_FULL;
+                state.add_gua(Gua { s, t });
+            }
+            let sockets = state.socket_t.len();
+            for _ in 0..3000 {
+                let mut open: Sockets = 0;
+                for _ in 0..rng.usize(0..=24) {
+                    open |= 1 << rng.usize(..sockets);
+                }
+                let mut bound = MiniRowBound::default();
+                for s in cells54(open) {
+                    bound.add(state.socket_t[s]);
+                }
+                let clues = state.mini_row_clues(open);
+                assert_eq!(clues, bound.clues(), "open {open:#x}, grid {grid}");
+                for z in clues.saturating_sub(1)..=clues + 1 {
+                    let pass = state.bounds_allow(open, z).is_some();
+                    assert_eq!(state.bounds_pass(open, z), pass, "open {open:#x}, z {z}");
+                }
+                seen[clues.min(9)] += 1;
+            }
+        }
+        // Bounds from none to many, with mini-rows needing two.
+        assert!(seen[0] > 0 && seen[9] > 0, "{seen:?}");
+    }
+
     /// The socket check of part 1 (and its short cuts: mini-row bound,
     /// dominated sockets, disjoint sets, witnesses) answers exactly whether
     /// `z` clues can hit the open sockets' T's and band 3's own UAs, on
@@ -1392,18 +1479,17 @@ mod tests {
                     open |= 1 << rng.usize(..sockets);
                 }
                 let z = rng.usize(1..=7);
-                let family = state.family_of(open);
                 let mut sets: Vec<Mask27> = cells54(open).map(|s| state.socket_t[s]).collect();
                 sets.extend(&uas);
                 let expected = brute(&sets, 0, z);
-                tight += ((MiniRowBound { family }).clues() == z) as usize;
+                tight += (state.mini_row_clues(open) == z) as usize;
                 if expected {
                     yes += 1
                 } else {
                     no += 1
                 }
                 assert_eq!(
-                    state.band3_can_take(open, family, z),
+                    state.band3_can_take(open, z),
                     expected,
                     "open {open:#x}, z {z}, grid {grid}"
                 );
