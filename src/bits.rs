@@ -1116,6 +1116,52 @@ fn move_bits_bmi2(x: &[u64], from: &[u64], to: &[u64]) -> u64 {
     out
 }
 
+/// For each mask `m` of `masks`: the bits of `x` at the set bits of `m`,
+/// packed in order from bit 0 (word 0's first, at most 64 in all), into
+/// `out` (cleared first). With BMI2 (run time, the form of
+/// [`move_bits`]) a PEXT per word, the whole loop compiled for it;
+/// otherwise [`extract_each_scalar`].
+#[inline]
+pub fn extract_each<const W: usize>(x: &[u64; W], masks: &[[u64; W]], out: &mut Vec<u64>) {
+    #[cfg(target_arch = "x86_64")]
+    if kernels::move_bits_form() == Form::Bmi2 {
+        // SAFETY: this form is chosen only when BMI2 was detected.
+        return unsafe { extract_each_bmi2(x, masks, out) };
+    }
+    extract_each_scalar(x, masks, out)
+}
+
+/// The portable form of [`extract_each`], which tests compare against.
+pub fn extract_each_scalar<const W: usize>(x: &[u64; W], masks: &[[u64; W]], out: &mut Vec<u64>) {
+    out.clear();
+    out.extend(masks.iter().map(|m| {
+        let (mut packed, mut at) = (0, 0);
+        for (&x, &m) in x.iter().zip(m) {
+            for b in cells54(m) {
+                packed |= (x >> b & 1) << at;
+                at += 1;
+            }
+        }
+        packed
+    }));
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+fn extract_each_bmi2<const W: usize>(x: &[u64; W], masks: &[[u64; W]], out: &mut Vec<u64>) {
+    use std::arch::x86_64::_pext_u64;
+    out.clear();
+    out.extend(masks.iter().map(|m| {
+        let (mut packed, mut at) = (0, 0);
+        for (&x, &m) in x.iter().zip(m) {
+            // A shift of 64 (a full word before) leaves nothing to add.
+            packed |= _pext_u64(x, m).checked_shl(at).unwrap_or(0);
+            at += m.count_ones();
+        }
+        packed
+    }));
+}
+
 #[cfg(test)]
 mod move_tests {
     use super::*;
@@ -1154,6 +1200,38 @@ mod move_tests {
             assert_eq!(move_bits_scalar(&x, &from, &to), expected);
         }
         assert!(moved > 2000, "{moved}");
+    }
+
+    #[test]
+    fn extract_each_agrees_with_the_definition() {
+        let mut rng = fastrand::Rng::with_seed(24);
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        let mut nonzero = 0;
+        for _ in 0..300 {
+            let x: [u64; 3] = std::array::from_fn(|_| rng.u64(..));
+            // At most 64 bits in all, spread over the three words.
+            let masks: Vec<[u64; 3]> = (0..rng.usize(0..40))
+                .map(|_| {
+                    let mut m = [0u64; 3];
+                    for _ in 0..rng.usize(0..=64) {
+                        m[rng.usize(..3)] |= 1 << rng.u32(0..64);
+                    }
+                    m
+                })
+                .collect();
+            extract_each(&x, &masks, &mut fast);
+            extract_each_scalar(&x, &masks, &mut slow);
+            for (k, m) in masks.iter().enumerate() {
+                // The definition: the selected bits of x, in order.
+                let bits = (0..192).filter(|&b| m[b / 64] >> (b % 64) & 1 != 0);
+                let expected = bits
+                    .enumerate()
+                    .fold(0u64, |e, (at, b)| e | (x[b / 64] >> (b % 64) & 1) << at);
+                nonzero += (expected != 0) as usize;
+                assert_eq!((fast[k], slow[k]), (expected, expected), "{m:x?}");
+            }
+        }
+        assert!(nonzero > 1000, "{nonzero}");
     }
 }
 

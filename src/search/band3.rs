@@ -985,21 +985,16 @@ impl Band3State {
     /// them into the first's).
     #[inline]
     fn mini_row_clues(&self, open: Sockets) -> usize {
-        // Bits 0..3 of each 9-bit field: one stack's three rows.
-        const ROWS: u64 = 0o7 | 0o7 << 9 | 0o7 << 18;
-        let pairs12 = (open >> 6) & ROWS;
-        let moved = |s: usize| {
-            let g = (pairs12 >> (9 * s)) & 7;
-            u64::from(self.pairs12_rows[s] >> (3 * g) & 7) << (9 * s)
-        };
-        let (p01, p02, p12) = (
-            open & ROWS,
-            (open >> 3) & ROWS,
-            moved(0) | moved(1) | moved(2),
-        );
-        let whole = (open >> 27 & 7) | (open >> 30 & 7) << 9 | (open >> 33 & 7) << 18;
-        let touched = p01 | p02 | p12 | whole;
-        (touched.count_ones() + (p01 & p02 & p12).count_ones()) as usize
+        mini_row_clues(&self.pairs12_rows, open)
+    }
+
+    /// What the mini-row bound of a survivor needs from this band 3, for
+    /// all bands 3 at once in part 1 (class mode): its classes (their bits
+    /// packed in order are its mini-row sockets' bits,
+    /// [`crate::bits::extract_each`]) and its `pairs12_rows` (for
+    /// [`mini_row_clues`]).
+    pub(super) fn bound_view(&self) -> (ClassMask, [u32; 3]) {
+        (self.class_from, self.pairs12_rows)
     }
 
     /// Whether the bounds allow `z` clues to hit the T of every open
@@ -1241,6 +1236,26 @@ fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54, words: usize) -> [u64
         3 | 4 => first::<4>(table, cells),
         _ => first::<MAX_GUA_WORDS>(table, cells),
     }
+}
+
+/// [`Band3State::mini_row_clues`] of a band 3 with `pairs12_rows`.
+#[inline]
+pub(super) fn mini_row_clues(pairs12_rows: &[u32; 3], open: Sockets) -> usize {
+    // Bits 0..3 of each 9-bit field: one stack's three rows.
+    const ROWS: u64 = 0o7 | 0o7 << 9 | 0o7 << 18;
+    let pairs12 = (open >> 6) & ROWS;
+    let moved = |s: usize| {
+        let g = (pairs12 >> (9 * s)) & 7;
+        u64::from(pairs12_rows[s] >> (3 * g) & 7) << (9 * s)
+    };
+    let (p01, p02, p12) = (
+        open & ROWS,
+        (open >> 3) & ROWS,
+        moved(0) | moved(1) | moved(2),
+    );
+    let whole = (open >> 27 & 7) | (open >> 30 & 7) << 9 | (open >> 33 & 7) << 18;
+    let touched = p01 | p02 | p12 | whole;
+    (touched.count_ones() + (p01 & p02 & p12).count_ones()) as usize
 }
 
 /// The `pairs12_rows` of a band 3 whose sockets 0 to 35 have the T's

@@ -35,8 +35,8 @@ use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81};
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
-use super::band3::Band3State;
-use super::classes::{ClassGuas, Fresh};
+use super::band3::{Band3State, mini_row_clues};
+use super::classes::{ClassGuas, ClassMask, Fresh};
 use super::harvest::Gua;
 use super::hitting::{Sockets, all_bits, low_bits};
 use super::sets::{BAND1, BandSets};
@@ -95,6 +95,12 @@ pub struct Bands12 {
     /// The band-3 states alive in the current step, with the sockets open
     /// for every XY of the step.
     step_live: Vec<(usize, Sockets)>,
+    /// In class mode, per band 3 of `step_live`: its classes and
+    /// `pairs12_rows` ([`Band3State::bound_view`]), and a survivor's open
+    /// mini-row sockets in it.
+    live_classes: Vec<ClassMask>,
+    live_pairs12: Vec<[u32; 3]>,
+    live_sockets: Vec<Sockets>,
     /// The last fresh UA12 a bands-1+2 check found (for debug checks).
     last_fresh: Mask54,
     /// The S parts of the GUAs of the mini-row sockets of the bands 3, by
@@ -164,6 +170,9 @@ impl Bands12 {
             vy: Vec::new(),
             survivors: Vec::new(),
             step_live: Vec::new(),
+            live_classes: Vec::new(),
+            live_pairs12: Vec::new(),
+            live_sockets: Vec::new(),
             last_fresh: 0,
             classes: None,
         }
@@ -357,6 +366,15 @@ impl Bands12 {
             self.step_live = step_live;
             return;
         }
+        if self.classes.is_some() {
+            self.live_classes.clear();
+            self.live_pairs12.clear();
+            for &(k, _) in &step_live {
+                let (classes, pairs12) = bands3[k].bound_view();
+                self.live_classes.push(classes);
+                self.live_pairs12.push(pairs12);
+            }
+        }
         self.xy_loop(
             bands3,
             &step_live,
@@ -425,12 +443,25 @@ impl Bands12 {
             // The cells of XY but the X pair (the GUAs the pair hits are
             // not in the slices' lists).
             let cells = xy & !(xpair as u64);
-            // The classes open for XY, for every band 3 at once.
+            // The classes open for XY, for every band 3 at once, and each
+            // live band 3's open mini-row sockets in them.
             let classes = self.classes.as_mut().map(|c| c.open_classes(cells));
+            if let Some(classes) = &classes {
+                crate::bits::extract_each(classes, &self.live_classes, &mut self.live_sockets);
+            }
             // The bands-1+2 check is the same for every band 3: done once,
             // for the first band 3 that lets XY through.
             let mut valid = None;
-            for &(k, forced) in step_live {
+            for (i, &(k, forced)) in step_live.iter().enumerate() {
+                // The mini-row bound from the compact view first (the
+                // sockets forced at the step's start: fewer than now, so
+                // a bound over z holds now too).
+                if classes.is_some()
+                    && mini_row_clues(&self.live_pairs12[i], self.live_sockets[i] | forced) > z
+                {
+                    self.stats.band3_dead += 1;
+                    continue;
+                }
                 let band3 = &mut bands3[k];
                 if !band3.survivor_passes(cells, xy, forced, z, classes.as_ref()) {
                     continue;
