@@ -31,7 +31,7 @@
 //! socket class ([`super::classes`]), and each survivor's open classes
 //! serve every band 3.
 
-use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81};
+use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27};
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
@@ -524,7 +524,10 @@ impl Bands12 {
                     };
                     match classes.class_of_gangster(&gangster_of(&other.digits()[54..])) {
                         Some(class) => class,
-                        None => continue,
+                        None => {
+                            self.stats.shared_guas += share_by_digits(bands3, from, gua);
+                            continue;
+                        }
                     }
                 }
             };
@@ -628,6 +631,32 @@ impl Bands12 {
             self.must.reserve(self.uas_x.len());
         }
     }
+}
+
+/// Hands a fresh GUA of band 3 `from` that no class takes to every other
+/// band 3 with the same digits in the cells of its T; returns how many
+/// took it. Its other solution changes only T in band 3, and each row and
+/// box of band 3 keeps its digits there; the same change in a band 3 with
+/// T's digits keeps its rows and boxes too, and changes its columns'
+/// digits as it changed those of `from`, so bands 1 and 2 changed at S
+/// still complete it: S and T make a GUA of that band 3 as well.
+fn share_by_digits(bands3: &mut [Band3State], from: usize, gua: Gua) -> u64 {
+    let own = *bands3[from].grid.digits();
+    let mut shared = 0;
+    for (k, band3) in bands3.iter_mut().enumerate() {
+        let band = band3.grid.digits();
+        if k == from || cells27(gua.t).any(|c| band[54 + c] != own[54 + c]) {
+            continue;
+        }
+        debug_assert!(
+            other_solution(&band3.grid, GRID_FULL & !gua.cells()).is_some(),
+            "{gua:?} is no UA of {}",
+            band3.grid
+        );
+        band3.add_gua(gua);
+        shared += 1;
+    }
+    shared
 }
 
 /// Debug builds: `ua` (cells of bands 1+2) is a UA of `grid`: the puzzle of
@@ -1096,5 +1125,56 @@ mod extra_tests {
             hit > 5000 && missed > 5000 && dead > 20,
             "{hit} {missed} {dead}"
         );
+    }
+}
+
+#[cfg(test)]
+mod share_tests {
+    use super::*;
+    use crate::search::harvest::minimal_ua;
+
+    /// A fresh GUA handed on by digits is a UA of every band 3 that takes
+    /// it (the solver finds the other solution), and the bands that take
+    /// it are exactly those with its T's digits.
+    #[test]
+    fn guas_shared_by_digits_are_uas_of_the_bands_that_take_them() {
+        let mut rng = fastrand::Rng::with_seed(12);
+        let (mut guas, mut shared) = (0, 0);
+        for seed in [3, 4, 5] {
+            let grids = crate::search::signatures::tests::entry(seed);
+            let config = SearchConfig::default();
+            let mut bands3: Vec<Band3State> = grids
+                .iter()
+                .map(|&g| Band3State::new(g, Vec::new(), Vec::new(), config))
+                .collect();
+            for _ in 0..150 {
+                // A minimal UA of the first grid with cells in both parts.
+                let clues = (0..rng.usize(17..30)).fold(0u128, |m, _| m | 1 << rng.u32(..81));
+                let Some(other) = other_solution(&grids[0], clues) else {
+                    continue;
+                };
+                let ua = minimal_ua(&grids[0], grids[0].difference(&other));
+                let (s, t) = (ua as u64 & BANDS12_FULL, (ua >> 54) as Mask27);
+                if s == 0 || t == 0 {
+                    continue;
+                }
+                let gua = Gua { s, t };
+                let own = grids[0].digits();
+                let mut takers = 0;
+                for grid in &grids[1..] {
+                    if cells27(t).all(|c| grid.digits()[54 + c] == own[54 + c]) {
+                        assert!(
+                            other_solution(grid, GRID_FULL & !ua).is_some(),
+                            "{gua:?} is no UA of {grid}"
+                        );
+                        takers += 1;
+                    }
+                }
+                assert_eq!(share_by_digits(&mut bands3, 0, gua), takers);
+                guas += 1;
+                shared += takers;
+            }
+        }
+        assert!(guas > 100 && shared > 20, "{guas} GUAs, {shared} shares");
     }
 }
