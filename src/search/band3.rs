@@ -913,8 +913,9 @@ impl Band3State {
     }
 
     /// Whether a survivor XY of a step (`cells`: its cells but the X pair;
-    /// `forced` as [`Self::step_forced`] gave; `classes`, in class mode:
-    /// the classes open for XY) can still be completed in
+    /// `forced` as [`Self::step_forced`] gave; `class_open`, in class
+    /// mode: this band 3's mini-row sockets whose classes are open for XY,
+    /// else 0) can still be completed in
     /// band 3 with `z` clues, judged by bounds on the open sockets, then
     /// exactly by every GUA it misses; when true, the sets band 3 must hit
     /// are ready for [`Self::enumerate_band3`].
@@ -925,9 +926,9 @@ impl Band3State {
         xy: Mask54,
         forced: Sockets,
         z: usize,
-        classes: Option<&ClassMask>,
+        class_open: Sockets,
     ) -> bool {
-        let mut open = forced | self.forced_x | classes.map_or(0, |c| self.class_sockets_of(c));
+        let mut open = forced | self.forced_x | class_open;
         if self.gwords > 0 {
             // Fresh GUAs may have joined the slice (bits, forced sockets).
             if self.guas_x.len() != self.bits.0 {
@@ -1425,7 +1426,8 @@ mod tests {
                     };
                     let xy = pair as u64 | x | y;
                     let open = class_mode.then(|| classes.open_classes(x | y));
-                    let passes = state.survivor_passes(x | y, xy, forced, z, open.as_ref());
+                    let class_open = open.as_ref().map_or(0, |c| state.class_sockets_of(c));
+                    let passes = state.survivor_passes(x | y, xy, forced, z, class_open);
                     let index = &state.gua_index;
                     let mut required: Vec<Mask27> = (0..index.s.len())
                         .filter(|&k| index.s[k] & xy == 0)

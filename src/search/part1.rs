@@ -456,14 +456,18 @@ impl Bands12 {
                 // The mini-row bound from the compact view first (the
                 // sockets forced at the step's start: fewer than now, so
                 // a bound over z holds now too).
-                if classes.is_some()
-                    && mini_row_clues(&self.live_pairs12[i], self.live_sockets[i] | forced) > z
-                {
-                    self.stats.band3_dead += 1;
-                    continue;
-                }
+                let class_open = if classes.is_some() {
+                    let open = self.live_sockets[i];
+                    if mini_row_clues(&self.live_pairs12[i], open | forced) > z {
+                        self.stats.band3_dead += 1;
+                        continue;
+                    }
+                    open
+                } else {
+                    0
+                };
                 let band3 = &mut bands3[k];
-                if !band3.survivor_passes(cells, xy, forced, z, classes.as_ref()) {
+                if !band3.survivor_passes(cells, xy, forced, z, class_open) {
                     continue;
                 }
                 if !*valid.get_or_insert_with(|| self.check_bands12(xy)) {
