@@ -128,32 +128,30 @@ impl CellRows {
     /// Appends to `out` the band-3 parts (from `parts`) of the GUAs that
     /// miss the cells `xy`, in the order of the GUAs, leaving out those
     /// that hold a small part already appended (their bits in `small`,
-    /// which gains the small parts appended); `hit` is scratch space.
+    /// which gains the small parts appended).
     fn missed_parts(
         &self,
         xy: Mask54,
         parts: &[(Mask27, u64)],
-        hit: &mut Vec<u64>,
         small: &mut u64,
         out: &mut Vec<Mask27>,
     ) {
         let n = self.part.len();
         let words = n.div_ceil(64);
-        hit.clear();
-        hit.resize(words, 0);
-        let mut cells = xy;
-        while cells != 0 {
-            let c = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            let row = &self.rows[c * self.stride..c * self.stride + words];
-            for (h, &r) in hit.iter_mut().zip(row) {
-                *h |= r;
-            }
+        // The rows of XY's cells, read a word at a time: no buffer to
+        // clear and fill.
+        let mut rows = [0usize; 54];
+        let mut m = 0;
+        for c in cells54(xy) {
+            rows[m] = c * self.stride;
+            m += 1;
         }
+        let rows = &rows[..m];
         // No branch on the parts, hard to predict: each is written, only
         // the count of those kept moves.
         let mut seen = *small;
-        for (w, &h) in hit.iter().enumerate() {
+        for w in 0..words {
+            let h = rows.iter().fold(0, |h, &row| h | self.rows[row + w]);
             let mut missed = !h & low_bits(n, w);
             if missed == 0 {
                 continue;
@@ -323,21 +321,15 @@ impl GuaIndex {
 
     /// Appends the band-3 parts of the GUAs whose bands-1+2 part misses
     /// `xy`, then band 3's UAs, leaving out the sets that hold a small
-    /// part appended before them; `hit` is scratch space. When XY belongs
-    /// to the slice of the view, `open` must hold the sockets (part ids)
-    /// of the GUAs with a GUA bit that XY misses: those parts are appended
-    /// (small ones first), then those of the view's GUAs that XY misses
-    /// (smallest first), but not the parts of more than [`STAGE1_CELLS`]
-    /// cells: the result is `Some` of the small bits of the parts
-    /// appended, for [`GuaIndex::missed_large`]. Otherwise every GUA is
-    /// read, and the result is `None`.
-    fn missed_by(
-        &self,
-        xy: Mask54,
-        open: u64,
-        hit: &mut Vec<u64>,
-        out: &mut Vec<Mask27>,
-    ) -> Option<u64> {
+    /// part appended before them. When XY belongs to the slice of the
+    /// view, `open` must hold the sockets (part ids) of the GUAs with a
+    /// GUA bit that XY misses: those parts are appended (small ones
+    /// first), then those of the view's GUAs that XY misses (smallest
+    /// first), but not the parts of more than [`STAGE1_CELLS`] cells: the
+    /// result is `Some` of the small bits of the parts appended, for
+    /// [`GuaIndex::missed_large`]. Otherwise every GUA is read, and the
+    /// result is `None`.
+    fn missed_by(&self, xy: Mask54, open: u64, out: &mut Vec<Mask27>) -> Option<u64> {
         let mut small = 0;
         let mut staged = None;
         // In the current slice, the GUAs the pair hits are left out and
@@ -359,7 +351,7 @@ impl GuaIndex {
                 }
             }
             self.slice
-                .missed_parts(xy & !pair, &self.parts, hit, &mut small, out);
+                .missed_parts(xy & !pair, &self.parts, &mut small, out);
             while large != 0 {
                 let (t, holds) = self.parts[large.trailing_zeros() as usize];
                 large &= large - 1;
@@ -369,7 +361,7 @@ impl GuaIndex {
             }
             staged = Some(small);
         } else {
-            self.all.missed_parts(xy, &self.parts, hit, &mut small, out);
+            self.all.missed_parts(xy, &self.parts, &mut small, out);
         }
         out.extend(
             self.band3_uas
@@ -384,17 +376,11 @@ impl GuaIndex {
     /// the parts of more than [`STAGE1_CELLS`] cells of the view's GUAs
     /// that XY misses (as `missed_by` would have); returns whether any was
     /// appended.
-    fn missed_large(
-        &self,
-        xy: Mask54,
-        small: u64,
-        hit: &mut Vec<u64>,
-        out: &mut Vec<Mask27>,
-    ) -> bool {
+    fn missed_large(&self, xy: Mask54, small: u64, out: &mut Vec<Mask27>) -> bool {
         let before = out.len();
         let mut small = small;
         self.slice_large
-            .missed_parts(xy & !self.slice_pair, &self.parts, hit, &mut small, out);
+            .missed_parts(xy & !self.slice_pair, &self.parts, &mut small, out);
         out.len() > before
     }
 }
@@ -408,8 +394,6 @@ pub struct Band3Buffers {
     pub scratch: Vec<Mask27>,
     /// Scratch space of the hitting-set search.
     pub arena: Vec<Mask27>,
-    /// Scratch bits for the GUA index.
-    hit: Vec<u64>,
 }
 
 /// The band-3 state of one search grid (bands 1+2 and one band 3): its GUAs
@@ -1109,17 +1093,13 @@ impl Band3State {
     pub(super) fn band3_required(&mut self, xy: Mask54, open: u64, z: usize) -> bool {
         let mut required = std::mem::take(&mut self.band3.required);
         required.clear();
-        let staged = self
-            .gua_index
-            .missed_by(xy, open, &mut self.band3.hit, &mut required);
+        let staged = self.gua_index.missed_by(xy, open, &mut required);
         let mut feasible = can_hit(&required, 0, 0, z, &mut self.band3.arena);
         // The large parts only when the others leave XY alive (they seldom
         // decide: most XY die without them, at half the cost).
         if let Some(small) = staged
             && feasible
-            && self
-                .gua_index
-                .missed_large(xy, small, &mut self.band3.hit, &mut required)
+            && self.gua_index.missed_large(xy, small, &mut required)
         {
             feasible = can_hit(&required, 0, 0, z, &mut self.band3.arena);
         }
