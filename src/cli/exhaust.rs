@@ -61,9 +61,11 @@ pub struct Args {
     pub stats: bool,
     /// Estimate the time of the whole catalogue instead: search N random
     /// entries of each slice of --bands (default all), one thread each, and
-    /// print per slice `K<TAB>ENTRIES<TAB>GRIDS<TAB>SAMPLED<TAB>SECONDS<TAB>
-    /// SLICE_SECONDS` (the sample's time, and the slice's estimated time:
-    /// mean time per entry times its entries, from data/ed-counts.tsv).
+    /// print per slice `K ENTRIES GRIDS SAMPLED BANDS3 HI_GRIDS SECONDS
+    /// SLICE_SECONDS ONE_GRID_SECONDS` (tab-separated; the sample's time,
+    /// and the slice's estimated time: mean time per entry times its
+    /// entries, from data/ed-counts.tsv), then the estimate per ED grid
+    /// and, for N of 2 or more, its standard error.
     #[arg(long, value_name = "N", conflicts_with_all = ["band", "output", "resume", "force"])]
     pub estimate: Option<u64>,
     /// With --estimate: the slices sampled.
@@ -256,8 +258,28 @@ fn slice_counts() -> Vec<(u64, u64)> {
         .collect()
 }
 
+/// The sampling variance of a slice's estimate (its entries times the mean
+/// of `secs`, the seconds of entries sampled uniformly without
+/// replacement from its `entries`): entries² s² / n, times the share of
+/// entries not sampled; `None` with fewer than two sampled.
+fn slice_variance(secs: &[f64], entries: u64) -> Option<f64> {
+    let n = secs.len();
+    if n as u64 >= entries {
+        // Every entry was searched.
+        return Some(0.0);
+    }
+    if n < 2 {
+        return None;
+    }
+    let mean = secs.iter().sum::<f64>() / n as f64;
+    let s2 = secs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let entries = entries as f64;
+    Some(entries * entries * s2 / n as f64 * (1.0 - n as f64 / entries))
+}
+
 /// `--estimate N`: the stratified sample, a line per slice, then the
-/// estimate for the whole catalogue on stderr.
+/// estimate for the whole catalogue on stderr, with its standard error
+/// when every slice has two or more entries sampled.
 fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: bool) -> Outcome {
     use crate::search::Searcher;
     let counts = slice_counts();
@@ -342,6 +364,9 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
         "# K\tENTRIES\tGRIDS\tSAMPLED\tBANDS3\tHI_GRIDS\tSECONDS\tSLICE_SECONDS\tONE_GRID_SECONDS"
     );
     let (mut total, mut sampled_secs, mut sampled_grids, mut one_grid) = (0.0, 0.0, 0u64, 0.0);
+    // The sampling variance of the estimate (slices of two or more
+    // sampled entries; `None` if any slice has fewer).
+    let mut variance = Some(0.0);
     for (k, &(entries, slice_grids)) in counts.iter().enumerate().take(range.end).skip(range.start)
     {
         let mine: Vec<_> = results.iter().filter(|r| r.0 == k).collect();
@@ -355,6 +380,12 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
             secs / mine.len() as f64 * entries as f64
         };
         total += slice_secs;
+        variance = variance
+            .zip(slice_variance(
+                &mine.iter().map(|r| r.1).collect::<Vec<_>>(),
+                entries,
+            ))
+            .map(|(v, w)| v + w);
         sampled_secs += secs;
         sampled_grids += grids;
         one_grid += one;
@@ -364,9 +395,16 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
         );
     }
     let grids: u64 = counts[range].iter().map(|c| c.1).sum();
+    let error = match variance {
+        Some(v) => format!(
+            ", standard error {:.4} (the spread of the sampled entries within their slices)",
+            v.sqrt() / grids.max(1) as f64
+        ),
+        None => String::new(),
+    };
     eprintln!(
         "s17 exhaust: estimate over slices {}..{}: {} entries sampled ({:.1} s of search, {} ED grids in them); \
-         {:.3e} s for {} ED grids = {:.4} s per grid (one thread)",
+         {:.3e} s for {} ED grids = {:.4} s per grid (one thread){error}",
         slices.start,
         slices.end,
         results.len(),
@@ -386,4 +424,33 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
         );
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slice_variance;
+
+    /// The variance against the textbook formula on small cases, brute
+    /// force over every sample: the mean of the squared errors of the
+    /// slice estimate over all samples of two entries equals it.
+    #[test]
+    fn slice_variance_is_the_variance_of_the_estimate() {
+        let all = [0.5, 1.0, 4.0, 2.5, 0.25];
+        let entries = all.len() as u64;
+        let total: f64 = all.iter().sum();
+        let (mut squared, mut samples, mut predicted) = (0.0, 0.0, 0.0);
+        for i in 0..all.len() {
+            for j in i + 1..all.len() {
+                let estimate = (all[i] + all[j]) / 2.0 * entries as f64;
+                squared += (estimate - total).powi(2);
+                predicted += slice_variance(&[all[i], all[j]], entries).unwrap();
+                samples += 1.0;
+            }
+        }
+        // The estimator of the variance is unbiased: its mean over the
+        // samples is the true variance.
+        assert!((squared / samples - predicted / samples).abs() < 1e-9);
+        assert_eq!(slice_variance(&[1.0], 5), None);
+        assert_eq!(slice_variance(&all, entries), Some(0.0));
+    }
 }
