@@ -159,7 +159,7 @@ pub(super) fn compress_form() -> Form {
 
 /// The form of `node_scan` and `cut_scan`: AVX-512F, CD and VPOPCNTDQ.
 #[inline(always)]
-pub(super) fn scan_form() -> Form {
+pub(crate) fn scan_form() -> Form {
     when(AVX512F | AVX512CD | AVX512VPOPCNTDQ, Form::Avx512)
 }
 

@@ -35,7 +35,7 @@ use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27};
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
-use super::band3::{Band3State, mini_row_clues};
+use super::band3::{Band3State, BoundLanes, mini_row_pass};
 use super::classes::{ClassGuas, ClassMask, Fresh};
 use super::harvest::Gua;
 use super::hitting::{Sockets, all_bits, low_bits};
@@ -95,12 +95,14 @@ pub struct Bands12 {
     /// The band-3 states alive in the current step, with the sockets open
     /// for every XY of the step.
     step_live: Vec<(usize, Sockets)>,
-    /// In class mode, per band 3 of `step_live`: its classes and
-    /// `pairs12_rows` ([`Band3State::bound_view`]), and a survivor's open
-    /// mini-row sockets in it.
+    /// In class mode, per band 3 of `step_live`: its classes and, with its
+    /// forced sockets, its `pairs12_rows` ([`Band3State::bound_view`]); a
+    /// survivor's open mini-row sockets in it, and which bands 3 pass the
+    /// mini-row bound (bit i for `step_live[i]`; all, outside class mode).
     live_classes: Vec<ClassMask>,
-    live_pairs12: Vec<[u32; 3]>,
+    live_bounds: BoundLanes,
     live_sockets: Vec<Sockets>,
+    live_pass: Vec<u64>,
     /// The last fresh UA12 a bands-1+2 check found (for debug checks).
     last_fresh: Mask54,
     /// The S parts of the GUAs of the mini-row sockets of the bands 3, by
@@ -171,8 +173,9 @@ impl Bands12 {
             survivors: Vec::new(),
             step_live: Vec::new(),
             live_classes: Vec::new(),
-            live_pairs12: Vec::new(),
+            live_bounds: BoundLanes::default(),
             live_sockets: Vec::new(),
+            live_pass: Vec::new(),
             last_fresh: 0,
             classes: None,
         }
@@ -368,11 +371,18 @@ impl Bands12 {
         }
         if self.classes.is_some() {
             self.live_classes.clear();
-            self.live_pairs12.clear();
-            for &(k, _) in &step_live {
+            self.live_bounds.clear();
+            for &(k, forced) in &step_live {
                 let (classes, pairs12) = bands3[k].bound_view();
                 self.live_classes.push(classes);
-                self.live_pairs12.push(pairs12);
+                self.live_bounds.push(forced, pairs12);
+            }
+        } else {
+            // Every band 3 goes on to its own checks.
+            self.live_pass.clear();
+            self.live_pass.resize(step_live.len().div_ceil(64), 0);
+            for i in 0..step_live.len() {
+                self.live_pass[i / 64] |= 1 << (i % 64);
             }
         }
         self.xy_loop(
@@ -448,50 +458,59 @@ impl Bands12 {
             let classes = self.classes.as_mut().map(|c| c.open_classes(cells));
             if let Some(classes) = &classes {
                 crate::bits::extract_each(classes, &self.live_classes, &mut self.live_sockets);
+                // The mini-row bound from the compact view first, for all
+                // live bands 3 at once (the sockets forced at the step's
+                // start: fewer than now, so a bound over z holds now too).
+                mini_row_pass(
+                    &self.live_sockets,
+                    &self.live_bounds,
+                    z,
+                    &mut self.live_pass,
+                );
+                let passed: u32 = self.live_pass.iter().map(|w| w.count_ones()).sum();
+                self.stats.band3_dead += (step_live.len() - passed as usize) as u64;
             }
             // The bands-1+2 check is the same for every band 3: done once,
             // for the first band 3 that lets XY through.
             let mut valid = None;
-            for (i, &(k, forced)) in step_live.iter().enumerate() {
-                // The mini-row bound from the compact view first (the
-                // sockets forced at the step's start: fewer than now, so
-                // a bound over z holds now too).
-                let class_open = if classes.is_some() {
-                    let open = self.live_sockets[i];
-                    if mini_row_clues(&self.live_pairs12[i], open | forced) > z {
-                        self.stats.band3_dead += 1;
+            'bands: for w in 0..self.live_pass.len() {
+                let mut pass = self.live_pass[w];
+                while pass != 0 {
+                    let i = 64 * w + pass.trailing_zeros() as usize;
+                    pass &= pass - 1;
+                    let (k, forced) = step_live[i];
+                    let class_open = if classes.is_some() {
+                        self.live_sockets[i]
+                    } else {
+                        0
+                    };
+                    let band3 = &mut bands3[k];
+                    if !band3.survivor_passes(cells, xy, forced, z, class_open) {
                         continue;
                     }
-                    open
-                } else {
-                    0
-                };
-                let band3 = &mut bands3[k];
-                if !band3.survivor_passes(cells, xy, forced, z, class_open) {
-                    continue;
-                }
-                if !*valid.get_or_insert_with(|| self.check_bands12(xy)) {
-                    // A fresh UA12 joins the filters of every band 3: debug
-                    // builds check that it is a UA of each (SPEC §2).
-                    if cfg!(debug_assertions) {
-                        for other in bands3.iter() {
-                            debug_assert_ua(self.last_fresh, &other.grid);
+                    if !*valid.get_or_insert_with(|| self.check_bands12(xy)) {
+                        // A fresh UA12 joins the filters of every band 3: debug
+                        // builds check that it is a UA of each (SPEC §2).
+                        if cfg!(debug_assertions) {
+                            for other in bands3.iter() {
+                                debug_assert_ua(self.last_fresh, &other.grid);
+                            }
                         }
+                        break 'bands;
                     }
-                    break;
-                }
-                match &mut self.record_valid_xy {
-                    Some(list) => {
-                        list.push(xy);
-                        break;
-                    }
-                    None => {
-                        band3.enumerate_band3(xy, z);
-                        for ua in std::mem::take(&mut band3.fresh_ua12) {
-                            self.add_ua12(ua);
+                    match &mut self.record_valid_xy {
+                        Some(list) => {
+                            list.push(xy);
+                            break 'bands;
                         }
-                        let fresh = std::mem::take(&mut band3.fresh_guas);
-                        self.share_guas(bands3, k, fresh);
+                        None => {
+                            band3.enumerate_band3(xy, z);
+                            for ua in std::mem::take(&mut band3.fresh_ua12) {
+                                self.add_ua12(ua);
+                            }
+                            let fresh = std::mem::take(&mut band3.fresh_guas);
+                            self.share_guas(bands3, k, fresh);
+                        }
                     }
                 }
             }
