@@ -114,6 +114,9 @@ pub struct ClassGuas {
     /// a word come in class order), for [`crate::bits::move_bits`].
     tops_of: [[u64; MAX_CLASS_WORDS]; CLASS_WORDS],
     classes_to: [[u64; MAX_CLASS_WORDS]; CLASS_WORDS],
+    /// Per class word q: the words w (a range: bits come in class order)
+    /// whose `tops_of[q][w]` is not 0.
+    q_words: [std::ops::Range<usize>; CLASS_WORDS],
     /// The top bits of the slice's start (fresh bits come after).
     sorted_tops: [u64; MAX_CLASS_WORDS],
     /// Every bit, and the bits no X of the slice can hit.
@@ -148,6 +151,7 @@ impl ClassGuas {
             glow: [0; MAX_CLASS_WORDS],
             tops_of: [[0; MAX_CLASS_WORDS]; CLASS_WORDS],
             classes_to: [[0; MAX_CLASS_WORDS]; CLASS_WORDS],
+            q_words: [0..0, 0..0, 0..0],
             sorted_tops: [0; MAX_CLASS_WORDS],
             all: [0; MAX_CLASS_WORDS],
             gx_all: [0; MAX_CLASS_WORDS],
@@ -309,6 +313,12 @@ impl ClassGuas {
             self.all[w] = low_bits(n, w);
             self.glow[w] = self.all[w] & !self.gtop[w];
         }
+        self.q_words = std::array::from_fn(|q| {
+            let used = |w: &usize| self.tops_of[q][*w] != 0;
+            let first = (0..self.words).find(used).unwrap_or(0);
+            let end = (0..self.words).rev().find(used).map_or(0, |w| w + 1);
+            first..end.max(first)
+        });
         self.sorted_tops = self.gtop;
         self.hit_bits(xlive);
         for w in 0..MAX_CLASS_WORDS {
@@ -365,7 +375,12 @@ impl ClassGuas {
         let tops = &self.hit[..n];
         let mut open = self.forced_x;
         for (q, open) in open.iter_mut().enumerate() {
-            *open |= move_bits(tops, &self.tops_of[q][..n], &self.classes_to[q][..n]);
+            let words = self.q_words[q].clone();
+            *open |= move_bits(
+                &tops[words.clone()],
+                &self.tops_of[q][words.clone()],
+                &self.classes_to[q][words],
+            );
         }
         // Fresh bits (rare) one by one.
         for (w, &tops) in tops.iter().enumerate() {
