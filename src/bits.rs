@@ -1116,6 +1116,63 @@ fn move_bits_bmi2(x: &[u64], from: &[u64], to: &[u64]) -> u64 {
     out
 }
 
+/// The OR, into `out`, of the rows of the cells of `cells` (row `c` is
+/// `rows[c * stride..]`, as many words as `out`). With AVX-512F (run time,
+/// the form of [`file_sets`]) eight words at a time, held in a register
+/// over the rows; otherwise [`or_rows_scalar`].
+#[inline]
+pub fn or_rows(rows: &[u64], stride: usize, cells: Mask54, out: &mut [u64]) {
+    let mut starts = [0usize; 54];
+    let mut n = 0;
+    for c in cells54(cells) {
+        let start = c * stride;
+        assert!(start + out.len() <= rows.len(), "row {c} out of bounds");
+        starts[n] = start;
+        n += 1;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernels::compress_form() == Form::Avx512 {
+        // SAFETY: this form is chosen only when AVX-512F was detected, and
+        // every row was checked to lie inside `rows`.
+        return unsafe { or_rows_avx512(rows, &starts[..n], out) };
+    }
+    or_rows_scalar(rows, &starts[..n], out)
+}
+
+/// The portable form of [`or_rows`] (rows by their starts in `rows`).
+pub fn or_rows_scalar(rows: &[u64], starts: &[usize], out: &mut [u64]) {
+    out.fill(0);
+    for &start in starts {
+        for (o, &r) in out.iter_mut().zip(&rows[start..]) {
+            *o |= r;
+        }
+    }
+}
+
+/// # Safety
+/// AVX-512F, and `rows[start..start + out.len()]` in bounds for every
+/// start.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn or_rows_avx512(rows: &[u64], starts: &[usize], out: &mut [u64]) {
+    use std::arch::x86_64::{
+        _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_setzero_si512,
+    };
+    for base in (0..out.len()).step_by(8) {
+        let lanes = (0xffu32 >> (8 - (out.len() - base).min(8))) as u8;
+        let mut acc = _mm512_setzero_si512();
+        for &start in starts {
+            // SAFETY: the caller checked the row; the mask stays inside it.
+            let row = unsafe {
+                _mm512_maskz_loadu_epi64(lanes, rows.as_ptr().add(start + base) as *const i64)
+            };
+            acc = _mm512_or_si512(acc, row);
+        }
+        // SAFETY: the mask stays inside `out`.
+        unsafe { _mm512_mask_storeu_epi64(out.as_mut_ptr().add(base) as *mut i64, lanes, acc) };
+    }
+}
+
 /// For each mask `m` of `masks`: the bits of `x` at the set bits of `m`,
 /// packed in order from bit 0 (word 0's first, at most 64 in all), into
 /// `out` (cleared first). With BMI2 (run time, the form of
@@ -1232,6 +1289,33 @@ mod move_tests {
             }
         }
         assert!(nonzero > 1000, "{nonzero}");
+    }
+
+    /// `or_rows` in the form that runs here (AVX-512 where the CPU has it)
+    /// and the portable form against the definition, for every width up
+    /// to 64 words (the tails of the eight-word rounds) and random cells.
+    #[test]
+    fn or_rows_agrees_with_the_definition() {
+        let mut rng = fastrand::Rng::with_seed(25);
+        let stride = 64;
+        let rows: Vec<u64> = (0..54 * stride)
+            .map(|_| rng.u64(..) & rng.u64(..) & rng.u64(..))
+            .collect();
+        for words in 0..=stride {
+            for _ in 0..10 {
+                let cells = rng.u64(..) & rng.u64(..) & ((1 << 54) - 1);
+                let expected: Vec<u64> = (0..words)
+                    .map(|w| cells54(cells).fold(0, |m, c| m | rows[c * stride + w]))
+                    .collect();
+                // Stale words in `out` must not leak through.
+                let mut fast = vec![!0; words];
+                or_rows(&rows, stride, cells, &mut fast);
+                let starts: Vec<usize> = cells54(cells).map(|c| c * stride).collect();
+                let mut slow = vec![!0; words];
+                or_rows_scalar(&rows, &starts, &mut slow);
+                assert_eq!((&fast, &slow), (&expected, &expected), "{words} {cells:x}");
+            }
+        }
     }
 }
 

@@ -11,7 +11,10 @@
 //! - by [`force_portable`], from then on, for the whole process (tests).
 //!
 //! [`kernel_forms`] reports the form each kernel takes; the kernels ask the
-//! same functions, so the report is what runs. (`differing_words` is not
+//! same functions, so the report is what runs. Three kernels take the form
+//! of another, whose features they need: `or_rows` that of `file_sets`,
+//! `extract_each` that of `move_bits`, and the search's `mini_row_pass`
+//! that of `node_scan`. (`differing_words` is not
 //! switched: its SSE2 form is chosen at compile time, SSE2 being part of
 //! every x86-64.)
 //!

@@ -399,18 +399,12 @@ impl ClassGuas {
     /// `hit`.
     #[inline]
     fn hit_bits(&mut self, cells: Mask54) {
-        let words = self.words;
-        let hit = &mut self.hit[..words];
-        hit.fill(0);
-        let mut cells = cells;
-        while cells != 0 {
-            let c = cells.trailing_zeros() as usize;
-            let row = &self.rows[c * MAX_CLASS_WORDS..c * MAX_CLASS_WORDS + words];
-            for (h, &r) in hit.iter_mut().zip(row) {
-                *h |= r;
-            }
-            cells &= cells - 1;
-        }
+        crate::bits::or_rows(
+            &self.rows,
+            MAX_CLASS_WORDS,
+            cells,
+            &mut self.hit[..self.words],
+        );
     }
 }
 
