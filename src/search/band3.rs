@@ -363,12 +363,15 @@ impl GuaIndex {
         } else {
             self.all.missed_parts(xy, &self.parts, &mut small, out);
         }
-        out.extend(
-            self.band3_uas
-                .iter()
-                .filter(|&&(_, holds)| holds & small == 0)
-                .map(|&(t, _)| t),
-        );
+        // As in `missed_parts`: no branch on the sets, each is written and
+        // only the count of those kept moves.
+        let mut kept = out.len();
+        out.resize(kept + self.band3_uas.len(), 0);
+        for &(t, holds) in &self.band3_uas {
+            out[kept] = t;
+            kept += (holds & small == 0) as usize;
+        }
+        out.truncate(kept);
         staged
     }
 
