@@ -1544,10 +1544,6 @@ mod tests {
         assert!(yes > 100 && no > 100 && staged > 500, "{yes} {no} {staged}");
     }
 
-    /// The mini-row bound read from the socket bits equals the one built
-    /// from the open sockets' T's, and the quick bounds agree with the
-    /// full ones, on random socket sets of harvested grids (sockets past
-    /// the mini-row ones included).
     /// The mini-row bounds of many bands 3 at once agree with
     /// [`mini_row_clues`] one by one, in whatever form runs here (AVX-512
     /// where the CPU has it), for counts of bands 3 around the lanes of a
@@ -1586,6 +1582,10 @@ mod tests {
         assert!(passed > 1000 && failed > 1000, "{passed} {failed}");
     }
 
+    /// The mini-row bound read from the socket bits equals the one built
+    /// from the open sockets' T's, and the quick bounds agree with the
+    /// full ones, on random socket sets of harvested grids (sockets past
+    /// the mini-row ones included).
     #[test]
     fn mini_row_clues_agree_with_the_sockets_t() {
         let mut rng = fastrand::Rng::with_seed(32);

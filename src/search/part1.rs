@@ -31,7 +31,7 @@
 //! socket class ([`super::classes`]), and each survivor's open classes
 //! serve every band 3.
 
-use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27};
+use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27, cells54};
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
@@ -473,47 +473,50 @@ impl Bands12 {
             // The bands-1+2 check is the same for every band 3: done once,
             // for the first band 3 that lets XY through.
             let mut valid = None;
-            'bands: for w in 0..self.live_pass.len() {
-                let mut pass = self.live_pass[w];
-                while pass != 0 {
-                    let i = 64 * w + pass.trailing_zeros() as usize;
-                    pass &= pass - 1;
-                    let (k, forced) = step_live[i];
-                    let class_open = if classes.is_some() {
-                        self.live_sockets[i]
-                    } else {
-                        0
-                    };
-                    let band3 = &mut bands3[k];
-                    if !band3.survivor_passes(cells, xy, forced, z, class_open) {
-                        continue;
+            // The bands 3 that passed, in order (`live_pass` is put back
+            // after: the checks below need all of `self`).
+            let live_pass = std::mem::take(&mut self.live_pass);
+            let passed = live_pass
+                .iter()
+                .enumerate()
+                .flat_map(|(w, &bits)| cells54(bits).map(move |b| 64 * w + b));
+            for i in passed {
+                let (k, forced) = step_live[i];
+                let class_open = if classes.is_some() {
+                    self.live_sockets[i]
+                } else {
+                    0
+                };
+                let band3 = &mut bands3[k];
+                if !band3.survivor_passes(cells, xy, forced, z, class_open) {
+                    continue;
+                }
+                if !*valid.get_or_insert_with(|| self.check_bands12(xy)) {
+                    // A fresh UA12 joins the filters of every band 3: debug
+                    // builds check that it is a UA of each (SPEC §2).
+                    if cfg!(debug_assertions) {
+                        for other in bands3.iter() {
+                            debug_assert_ua(self.last_fresh, &other.grid);
+                        }
                     }
-                    if !*valid.get_or_insert_with(|| self.check_bands12(xy)) {
-                        // A fresh UA12 joins the filters of every band 3: debug
-                        // builds check that it is a UA of each (SPEC §2).
-                        if cfg!(debug_assertions) {
-                            for other in bands3.iter() {
-                                debug_assert_ua(self.last_fresh, &other.grid);
-                            }
-                        }
-                        break 'bands;
+                    break;
+                }
+                match &mut self.record_valid_xy {
+                    Some(list) => {
+                        list.push(xy);
+                        break;
                     }
-                    match &mut self.record_valid_xy {
-                        Some(list) => {
-                            list.push(xy);
-                            break 'bands;
+                    None => {
+                        band3.enumerate_band3(xy, z);
+                        for ua in std::mem::take(&mut band3.fresh_ua12) {
+                            self.add_ua12(ua);
                         }
-                        None => {
-                            band3.enumerate_band3(xy, z);
-                            for ua in std::mem::take(&mut band3.fresh_ua12) {
-                                self.add_ua12(ua);
-                            }
-                            let fresh = std::mem::take(&mut band3.fresh_guas);
-                            self.share_guas(bands3, k, fresh);
-                        }
+                        let fresh = std::mem::take(&mut band3.fresh_guas);
+                        self.share_guas(bands3, k, fresh);
                     }
                 }
             }
+            self.live_pass = live_pass;
         }
         self.survivors = survivors;
     }
