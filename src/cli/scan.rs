@@ -137,7 +137,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     );
 
     let (band_catalogue, tables) = load_tables(&args.tables, quiet)?;
-    let searcher = Searcher::new(&band_catalogue, &tables, config);
+    // The last grids' rows may use the threads that run out of grids.
+    let searcher =
+        Searcher::new(&band_catalogue, &tables, config).with_split_rows_after(todo.len());
     let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");
     let found = AtomicU64::new(0);
     let start = Instant::now();

@@ -92,10 +92,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         return Ok(false);
     }
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
-    // Fewer grids than threads: the rows of a grid's choices may use the
-    // idle ones.
-    let searcher = Searcher::new(&catalogue, &tables, config)
-        .with_split_rows(grids.len() < rayon::current_num_threads());
+    // Once no grid waits (at once for fewer grids than threads), the rows
+    // of the grids' choices may use the idle threads.
+    let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(grids.len());
     if args.stats {
         eprintln!("kernels: {}", crate::bits::kernel_forms());
     }

@@ -197,7 +197,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         check(*position, found, None);
     }
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
-    let searcher = Searcher::new(&catalogue, &tables, config);
+    // The last grids' rows may use the threads that run out of grids.
+    let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(todo.len());
     let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");
     let search_start = Instant::now();
     let totals = scan(

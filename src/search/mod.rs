@@ -20,6 +20,7 @@ pub mod signatures;
 
 use std::ops::AddAssign;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -191,8 +192,10 @@ pub struct Searcher<'a, B: AsRef<[u8]>> {
     catalogue: &'a BandCatalogue,
     tables: &'a BandTables<B>,
     config: SearchConfig,
-    /// Whether the rows of a choice may run on idle threads.
-    split_rows: bool,
+    /// The rows of a choice may run on idle threads once this many grids
+    /// have started (`usize::MAX`: never), counted in `started`.
+    split_after: usize,
+    started: AtomicUsize,
 }
 
 /// The grid with its bands reordered: row r of the search grid is row
@@ -227,7 +230,8 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             catalogue,
             tables,
             config,
-            split_rows: false,
+            split_after: usize::MAX,
+            started: AtomicUsize::new(0),
         }
     }
 
@@ -237,9 +241,23 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// a core idle. Off by default: when other grids wait, as in a scan,
     /// the threads have better work and the split only costs (measured in
     /// benches/README.md).
-    pub fn with_split_rows(mut self, on: bool) -> Self {
-        self.split_rows = on;
+    pub fn with_split_rows(self, on: bool) -> Self {
+        self.with_split_rows_after(if on { 0 } else { usize::MAX })
+    }
+
+    /// [`Self::with_split_rows`] from the moment the `grids`-th grid
+    /// starts: given the number of grids of a run, the rows split only
+    /// once no grid waits (the end of a scan, or a lone grid), so the
+    /// threads that run out of grids help the searches still running.
+    /// A choice already searching hands on its rows from its next row on.
+    pub fn with_split_rows_after(mut self, grids: usize) -> Self {
+        self.split_after = grids;
         self
+    }
+
+    /// Whether the rows of a choice may go to idle threads now.
+    fn split_now(&self) -> bool {
+        self.started.load(Ordering::Relaxed) >= self.split_after
     }
 
     pub fn config(&self) -> &SearchConfig {
@@ -325,6 +343,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     fn search_planned(&self, grid: &Grid, ids: &[BandId], plan: Vec<Choice>) -> GridResult {
         let span = tracing::debug_span!("grid", grid = %grid);
         let _enter = span.enter();
+        self.started.fetch_add(1, Ordering::Relaxed);
         let mut result = GridResult::default();
         // The choices are independent: on a pool with idle threads (the end
         // of a scan, or a single grid) they run side by side.
@@ -354,7 +373,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// One band-3 choice: returns the 17s as cell masks of the search grid.
     ///
     /// The rows run in order on one state, so the fresh UAs a row finds
-    /// serve the rows after it; with [`Self::split_rows`] an idle thread
+    /// serve the rows after it; with [`Self::with_split_rows`] an idle thread
     /// may take rows with a state of its own ([`Self::run_rows`]).
     fn search_choice(&self, grid: &Grid, choice: &Choice, ids: &[BandId]) -> (Vec<Mask81>, Stats) {
         let span = tracing::debug_span!("choice", band3 = ?choice.band3_rank);
@@ -373,7 +392,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
 
     /// Searches `rows` of a choice, each on the state in `free` (none yet:
     /// a new one), put back when the row is done. With
-    /// [`Self::split_rows`], halves of the rows go to `rayon::join`: a half
+    /// [`Self::with_split_rows`], halves of the rows go to `rayon::join`: a half
     /// that no thread steals runs after the first on the same thread and
     /// state, and one that an idle thread steals finds `free` empty and
     /// runs on a new state (its own harvest), returned at the end unless
@@ -388,7 +407,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         rows: &[plan::Counts],
         free: &Mutex<Option<part1::ChoiceState>>,
     ) -> Vec<part1::ChoiceState> {
-        if self.split_rows && rows.len() > 1 {
+        if self.split_now() && rows.len() > 1 {
             let (first, rest) = rows.split_at(rows.len() / 2);
             let (mut done, more) = rayon::join(
                 || self.run_rows(grid, choice, ids, first, free),
@@ -398,7 +417,12 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             return done;
         }
         let mut done = Vec::new();
-        for row in rows {
+        for (k, row) in rows.iter().enumerate() {
+            if k > 0 && rows.len() - k > 1 && self.split_now() {
+                // The last grid started meanwhile: the rows left may split.
+                done.extend(self.run_rows(grid, choice, ids, &rows[k..], free));
+                return done;
+            }
             let taken = free.lock().expect("no row panicked").take();
             let mut state = taken.unwrap_or_else(|| self.prepare_choice(grid, choice));
             let xsets =

@@ -305,3 +305,27 @@ fn split_rows_give_exactly_the_known_17s() {
         assert_eq!(result.unwrap().puzzles, expected);
     }
 }
+
+/// `with_split_rows_after(2)`: the rows stay on one state per choice
+/// while a grid waits, and may go to idle threads from the moment the
+/// second (last) grid starts; both searches give exactly the 29 known
+/// 17s of the 29-17 grid.
+#[test]
+fn rows_split_once_the_last_grid_has_started() {
+    let case = case();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let searcher = Searcher::new(&case.catalogue, &case.tables, SearchConfig::default())
+        .with_split_rows_after(2);
+    let mut expected = case.known.clone();
+    expected.sort();
+    assert!(!searcher.split_now());
+    let first = pool.install(|| searcher.search_as_given(&case.grid));
+    assert!(!searcher.split_now(), "one grid of two started");
+    assert_eq!(first.unwrap().puzzles, expected);
+    let second = pool.install(|| searcher.search_as_given(&case.grid));
+    assert!(searcher.split_now(), "the last grid started");
+    assert_eq!(second.unwrap().puzzles, expected);
+}
