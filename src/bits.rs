@@ -1122,13 +1122,15 @@ fn move_bits_bmi2(x: &[u64], from: &[u64], to: &[u64]) -> u64 {
 /// over the rows; otherwise [`or_rows_scalar`].
 #[inline]
 pub fn or_rows(rows: &[u64], stride: usize, cells: Mask54, out: &mut [u64]) {
-    let mut starts = [0usize; 54];
-    let mut n = 0;
-    for c in cells54(cells) {
-        let start = c * stride;
-        assert!(start + out.len() <= rows.len(), "row {c} out of bounds");
-        starts[n] = start;
-        n += 1;
+    let (starts, n) = row_starts(cells, stride);
+    // The starts grow with the cells: the last row is the one to check.
+    if n > 0 {
+        let last = starts[n - 1];
+        assert!(
+            last + out.len() <= rows.len(),
+            "row {} out of bounds",
+            last / stride
+        );
     }
     #[cfg(target_arch = "x86_64")]
     if kernels::compress_form() == Form::Avx512 {
@@ -1137,6 +1139,19 @@ pub fn or_rows(rows: &[u64], stride: usize, cells: Mask54, out: &mut [u64]) {
         return unsafe { or_rows_avx512(rows, &starts[..n], out) };
     }
     or_rows_scalar(rows, &starts[..n], out)
+}
+
+/// Where the row of each cell of `cells` starts in a table of rows
+/// `stride` words apart, in cell order: the first `n` entries, with `n`.
+#[inline]
+pub fn row_starts(cells: Mask54, stride: usize) -> ([usize; 54], usize) {
+    let mut starts = [0usize; 54];
+    let mut n = 0;
+    for c in cells54(cells) {
+        starts[n] = c * stride;
+        n += 1;
+    }
+    (starts, n)
 }
 
 /// The portable form of [`or_rows`] (rows by their starts in `rows`).

@@ -140,12 +140,7 @@ impl CellRows {
         let words = n.div_ceil(64);
         // The rows of XY's cells, read a word at a time: no buffer to
         // clear and fill.
-        let mut rows = [0usize; 54];
-        let mut m = 0;
-        for c in cells54(xy) {
-            rows[m] = c * self.stride;
-            m += 1;
-        }
+        let (rows, m) = crate::bits::row_starts(xy, self.stride);
         let rows = &rows[..m];
         // No branch on the parts, hard to predict: each is written, only
         // the count of those kept moves.
