@@ -168,7 +168,7 @@ pub fn report_new(
 /// `S17_PROGRESS_SECS` seconds (default 60; 0: none) until the bar is
 /// finished.
 pub fn progress_bar(len: u64, quiet: bool, unit: &str, message: &str) -> indicatif::ProgressBar {
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
     if quiet {
         return ProgressBar::hidden();
     }
@@ -191,9 +191,18 @@ pub fn progress_bar(len: u64, quiet: bool, unit: &str, message: &str) -> indicat
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {unit}, {{msg}}, {{per_sec}}, ETA {{eta}}"
+            "{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {unit}, {{msg}}, {{rate}}, ETA {{eta}}"
         ))
         .expect("valid template")
+        .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let secs = state.elapsed().as_secs_f64();
+            let rate = if secs > 0.0 { state.pos() as f64 / secs } else { 0.0 };
+            let _ = write!(w, "{rate:.2}/s");
+        })
+        .with_key("eta", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let eta = mean_eta(state.pos(), state.len().unwrap_or(0), state.elapsed());
+            let _ = write!(w, "{}", show_eta(eta));
+        })
         .progress_chars("=> "),
     );
     bar.set_message(message.to_string());
@@ -224,7 +233,56 @@ fn progress_lines(bar: &indicatif::ProgressBar, unit: &str, every: std::time::Du
             100.0 * pos as f64 / len.max(1) as f64,
             bar.message(),
             HumanDuration(elapsed),
-            HumanDuration(bar.eta())
+            show_eta(mean_eta(pos, len, elapsed))
+        );
+    }
+}
+
+/// The time left at the mean pace of the whole run so far: `elapsed` for
+/// `pos` of `len` done; `None` before the first is done. (indicatif's own
+/// estimate weighs the last seconds only: it swings with grids of very
+/// different cost, and grows without bound while no step ends, as when
+/// a run is paused or starved of CPU.)
+pub fn mean_eta(pos: u64, len: u64, elapsed: std::time::Duration) -> Option<std::time::Duration> {
+    (pos > 0).then(|| elapsed.mul_f64(len.saturating_sub(pos) as f64 / pos as f64))
+}
+
+fn show_eta(eta: Option<std::time::Duration>) -> String {
+    match eta {
+        Some(eta) => indicatif::HumanDuration(eta).to_string(),
+        None => "unknown".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// The ETA is the mean time per step so far times the steps left:
+    /// unknown before the first, zero at the end, and finite however long
+    /// the run has gone without a step (indicatif's estimate had printed
+    /// "584942417355 years" for a validation starved of CPU for minutes).
+    #[test]
+    fn eta_is_the_mean_pace_times_the_steps_left() {
+        assert_eq!(mean_eta(0, 40, Duration::from_secs(20)), None);
+        assert_eq!(
+            mean_eta(10, 40, Duration::from_secs(20)),
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(
+            mean_eta(40, 40, Duration::from_secs(20)),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(
+            mean_eta(1, 2, Duration::from_secs(1_000_000)),
+            Some(Duration::from_secs(1_000_000))
+        );
+        assert_eq!(show_eta(None), "unknown");
+        let minutes = Duration::from_secs(180);
+        assert_eq!(
+            show_eta(Some(minutes)),
+            indicatif::HumanDuration(minutes).to_string()
         );
     }
 }
