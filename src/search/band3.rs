@@ -910,6 +910,22 @@ impl Band3State {
         z: usize,
         class_open: Sockets,
     ) -> bool {
+        match self.survivor_bounds(cells, forced, z, class_open) {
+            Some(open) => self.survivor_guas(xy, open, z),
+            None => false,
+        }
+    }
+
+    /// The first half of [`Self::survivor_passes`]: the survivor's open
+    /// sockets, if their bounds let `z` clues hit them.
+    #[inline]
+    pub(super) fn survivor_bounds(
+        &mut self,
+        cells: Mask54,
+        forced: Sockets,
+        z: usize,
+        class_open: Sockets,
+    ) -> Option<Sockets> {
         let mut open = forced | self.forced_x | class_open;
         if self.gwords > 0 {
             // Fresh GUAs may have joined the slice (bits, forced sockets).
@@ -929,11 +945,17 @@ impl Band3State {
         // on the sockets alone first would repeat most of its work).
         if !self.bounds_pass(open, z) {
             self.stats.band3_dead += 1;
-            return false;
+            return None;
         }
-        // Band 3 against every GUA (the open sockets for those with a GUA
-        // bit, the index's slice view for the others): far cheaper than
-        // the solver, and it kills most XY.
+        Some(open)
+    }
+
+    /// The second half of [`Self::survivor_passes`]: band 3 against every
+    /// GUA (the open sockets `open` for those with a GUA bit, the index's
+    /// slice view for the others), far cheaper than the solver, and it
+    /// kills most XY.
+    #[inline]
+    pub(super) fn survivor_guas(&mut self, xy: Mask54, open: Sockets, z: usize) -> bool {
         let (pair, live) = self.slice_cells;
         self.gua_index
             .prepare_slice(pair, live, &self.guas_unbitted);

@@ -446,13 +446,25 @@ impl Bands12 {
                 self.ysel[j as usize] as usize,
             );
             let xy = (xpair | xrest[i]) as u64 | ((ypair | yrest[j]) as u64) << 27;
+            // The cells of XY but the X pair (the GUAs the pair hits are
+            // not in the slices' lists).
+            let cells = xy & !(xpair as u64);
+            // The one-grid search (one band 3, no class bits): the socket
+            // bounds, which end three survivors in four, before the UAs
+            // beyond the vector limit. (`exhaust` runs those first: a
+            // survivor there meets the bounds of every band 3.)
+            let mut bounded = None;
+            if self.classes.is_none() {
+                let (k, forced) = step_live[0];
+                match bands3[k].survivor_bounds(cells, forced, z, 0) {
+                    Some(open) => bounded = Some(open),
+                    None => continue,
+                }
+            }
             if !self.must.extra_hit(xy) {
                 self.stats.extra_dead += 1;
                 continue;
             }
-            // The cells of XY but the X pair (the GUAs the pair hits are
-            // not in the slices' lists).
-            let cells = xy & !(xpair as u64);
             // The classes open for XY, for every band 3 at once, and each
             // live band 3's open mini-row sockets in them.
             let classes = self.classes.as_mut().map(|c| c.open_classes(cells));
@@ -488,7 +500,11 @@ impl Bands12 {
                     0
                 };
                 let band3 = &mut bands3[k];
-                if !band3.survivor_passes(cells, xy, forced, z, class_open) {
+                let passes = match bounded {
+                    Some(open) => band3.survivor_guas(xy, open, z),
+                    None => band3.survivor_passes(cells, xy, forced, z, class_open),
+                };
+                if !passes {
                     continue;
                 }
                 if !*valid.get_or_insert_with(|| self.check_bands12(xy)) {
