@@ -291,19 +291,25 @@ fn every_set_harvested_at_the_default_limits_is_unavoidable() {
 /// its 29 known 17s, whichever rows were taken by the other thread.
 #[test]
 fn split_rows_give_exactly_the_known_17s() {
+    let (case, pool, expected) = split_case();
+    let searcher =
+        Searcher::new(&case.catalogue, &case.tables, SearchConfig::default()).with_split_rows(true);
+    for _ in 0..2 {
+        let result = pool.install(|| searcher.search_as_given(&case.grid));
+        assert_eq!(result.unwrap().puzzles, expected);
+    }
+}
+
+/// The 29-17 grid's case, a two-thread pool and its known 17s, sorted.
+fn split_case() -> (&'static Case, rayon::ThreadPool, Vec<Puzzle>) {
     let case = case();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
-    let searcher =
-        Searcher::new(&case.catalogue, &case.tables, SearchConfig::default()).with_split_rows(true);
-    for _ in 0..2 {
-        let result = pool.install(|| searcher.search_as_given(&case.grid));
-        let mut expected = case.known.clone();
-        expected.sort();
-        assert_eq!(result.unwrap().puzzles, expected);
-    }
+    let mut expected = case.known.clone();
+    expected.sort();
+    (case, pool, expected)
 }
 
 /// `with_split_rows_after(2)`: the rows stay on one state per choice
@@ -312,15 +318,9 @@ fn split_rows_give_exactly_the_known_17s() {
 /// 17s of the 29-17 grid.
 #[test]
 fn rows_split_once_the_last_grid_has_started() {
-    let case = case();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
+    let (case, pool, expected) = split_case();
     let searcher = Searcher::new(&case.catalogue, &case.tables, SearchConfig::default())
         .with_split_rows_after(2);
-    let mut expected = case.known.clone();
-    expected.sort();
     assert!(!searcher.split_now());
     let first = pool.install(|| searcher.search_as_given(&case.grid));
     assert!(!searcher.split_now(), "one grid of two started");
