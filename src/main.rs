@@ -59,6 +59,15 @@ fn missing_cpu_features() -> Vec<&'static str> {
         "pclmulqdq",
         "rdrand",
         "rdseed",
+        "gfni",
+        "vaes",
+        "vpclmulqdq",
+        "sse4a",
+        "cmpxchg16b",
+        "fxsr",
+        "xsavec",
+        "xsaveopt",
+        "xsaves",
         "avx512f"
     )
 }
