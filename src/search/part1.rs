@@ -455,6 +455,7 @@ impl Bands12 {
             // survivor there meets the bounds of every band 3.)
             let mut bounded = None;
             if self.classes.is_none() {
+                debug_assert_eq!(step_live.len(), 1, "the one-grid search has one band 3");
                 let (k, forced) = step_live[0];
                 match bands3[k].survivor_bounds(cells, forced, z, 0) {
                     Some(open) => bounded = Some(open),
