@@ -744,11 +744,12 @@ mod cut_tests {
 /// mask s gets bit 7r + s - 1, any other set (and the empty set) 0.
 #[inline]
 pub fn mini_row_bit(t: Mask27) -> u64 {
-    // For t = 0, r = 10 and local = 0.
+    // For t = 0, r = 10 and local = 0: the shift wraps (debug builds
+    // check overflow), and the bit is 0.
     let r = t.trailing_zeros() / 3;
     let local = t >> (3 * r);
     let inside = local.wrapping_sub(1) < 7;
-    (inside as u64) << ((7 * r + local.wrapping_sub(1)) & 63)
+    (inside as u64) << ((7 * r).wrapping_add(local.wrapping_sub(1)) & 63)
 }
 
 /// What one pass over the unhit sets of a hitting-set node tells: the

@@ -1463,11 +1463,20 @@ mod tests {
             let cells: Vec<usize> = (0..64).filter(|&c| from >> c & 1 != 0).collect();
             (0..n).fold(0u64, |m, _| m | 1 << cells[rng.usize(..cells.len())])
         };
+        // Its T holds two cells or more, as a UA's part in a band does (a
+        // T of one cell would lie in one mini-row without being a
+        // mini-row socket's).
         let gua = |rng: &mut fastrand::Rng| {
             let (ns, nt) = (rng.usize(10..24), rng.usize(2..13));
+            let t = loop {
+                let t = random_cells(rng, BAND_FULL as u64, nt) as Mask27;
+                if t.count_ones() >= 2 {
+                    break t;
+                }
+            };
             Gua {
                 s: random_cells(rng, BANDS12_FULL, ns),
-                t: random_cells(rng, BAND_FULL as u64, nt) as Mask27,
+                t,
             }
         };
         // A GUA filed in the state and, if its T is a mini-row socket's,
