@@ -453,15 +453,16 @@ impl Bands12 {
             // bounds, which end three survivors in four, before the UAs
             // beyond the vector limit. (`exhaust` runs those first: a
             // survivor there meets the bounds of every band 3.)
-            let mut bounded = None;
-            if self.classes.is_none() {
+            let bounded = if self.classes.is_none() {
                 debug_assert_eq!(step_live.len(), 1, "the one-grid search has one band 3");
                 let (k, forced) = step_live[0];
-                match bands3[k].survivor_bounds(cells, forced, z, 0) {
-                    Some(open) => bounded = Some(open),
-                    None => continue,
-                }
-            }
+                let Some(open) = bands3[k].survivor_bounds(cells, forced, z, 0) else {
+                    continue;
+                };
+                Some(open)
+            } else {
+                None
+            };
             if !self.must.extra_hit(xy) {
                 self.stats.extra_dead += 1;
                 continue;
