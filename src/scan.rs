@@ -678,15 +678,15 @@ pub struct Totals {
     pub grids: u64,
     /// 17s found.
     pub puzzles: u64,
-    /// Sum of the per-grid search times.
-    pub search_time: Duration,
+    /// Sum of the grids' CPU times ([`GridResult::cpu_time`]).
+    pub cpu_time: Duration,
     /// Stage counters of all grids.
     pub stats: Stats,
 }
 
 /// Searches `grids` (index, grid) in parallel on the current rayon pool
 /// with `job`, recording each grid's 17s in `files` (if any) as soon as it
-/// is done, then calling `progress(index, result, search time)`. Stops at
+/// is done, then calling `progress(index, result)`. Stops at
 /// the first write error or table error (corrupt band tables: the job's
 /// error); the grids done so far stay recorded and the files resumable.
 pub fn scan<J, P>(
@@ -697,7 +697,7 @@ pub fn scan<J, P>(
 ) -> Result<Totals, ScanError>
 where
     J: Fn(&Grid) -> Result<GridResult, TableError> + Sync,
-    P: Fn(usize, &GridResult, Duration) + Sync,
+    P: Fn(usize, &GridResult) + Sync,
 {
     let span = tracing::info_span!("scan", grids = grids.len());
     let _enter = span.enter();
@@ -716,15 +716,16 @@ where
             }
             totals.grids += 1;
             totals.puzzles += result.puzzles.len() as u64;
-            totals.search_time += elapsed;
+            totals.cpu_time += result.cpu_time;
             totals.stats += result.total();
         }
         tracing::debug!(
             found = result.puzzles.len(),
             secs = elapsed.as_secs_f64(),
+            cpu_secs = result.cpu_time.as_secs_f64(),
             "grid done"
         );
-        progress(index, &result, elapsed);
+        progress(index, &result);
         Ok::<(), ScanError>(())
     })?;
     let (_, totals) = shared.into_inner().expect("no panic while recording");
@@ -791,7 +792,7 @@ mod tests {
         let out = dir.join("full.txt");
         let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
         assert!(state.done.is_empty());
-        let totals = scan(grids, Some(&mut files), fake_job, |_, _, _| {}).unwrap();
+        let totals = scan(grids, Some(&mut files), fake_job, |_, _| {}).unwrap();
         assert_eq!(totals.grids, grids.len() as u64);
         drop(files);
         (
@@ -980,7 +981,7 @@ mod tests {
                 .filter(|(i, _)| !state.done.contains(i))
                 .copied()
                 .collect();
-            scan(&todo, Some(&mut files), fake_job, |_, _, _| {}).unwrap();
+            scan(&todo, Some(&mut files), fake_job, |_, _| {}).unwrap();
             drop(files);
             assert_eq!(
                 sorted_lines(&fs::read(&out).unwrap()),
@@ -1085,7 +1086,7 @@ mod tests {
             files.track_new(Arc::clone(&known), &state.found).unwrap(),
             0
         );
-        scan(&gs[..12], Some(&mut files), fake_job, |_, _, _| {}).unwrap();
+        scan(&gs[..12], Some(&mut files), fake_job, |_, _| {}).unwrap();
         let lines = files.new_lines();
         drop(files);
         let output = fs::read(&out).unwrap();
@@ -1104,7 +1105,7 @@ mod tests {
             .filter(|(i, _)| !state.done.contains(i))
             .copied()
             .collect();
-        scan(&todo, Some(&mut files), fake_job, |_, _, _| {}).unwrap();
+        scan(&todo, Some(&mut files), fake_job, |_, _| {}).unwrap();
         drop(files);
         assert_eq!(sorted_lines(&fs::read(&new).unwrap()), expected_lines(&gs));
         assert_eq!(fs::read(&new).unwrap(), fs::read(&out).unwrap());

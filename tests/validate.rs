@@ -122,7 +122,7 @@ fn a_complete_list_passes_and_its_checkpoint_resumes() {
     let total_secs = timed.iter().map(|t| t.1).sum::<f64>();
     assert!(
         stderr.contains(&format!(
-            "2 grids timed (2 in earlier runs), {:.2} h of search in all; slowest:",
+            "2 grids timed (2 in earlier runs), {:.2} CPU hours of search in all; slowest:",
             total_secs / 3600.0
         )),
         "{stderr}"

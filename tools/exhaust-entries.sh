@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # exhaust-entries.sh: a quick timing of `s17 exhaust` on ten fixed catalogue
 # entries (one per line: slice K, entry E), for comparing two builds while
-# tuning: the sum of the search times `s17 exhaust` prints (time per grid
+# tuning: the sum of the search times `s17 exhaust` prints (CPU time per grid
 # times grids; an entry with no grid of its own counts once), one thread,
 # pinned to one core. Compare builds side by side (one per core, then
 # swapped): these machines are noisy, and the figures move by 2-3 %.
@@ -25,7 +25,7 @@ for ke in 78:1900000 36:1600000 292:2300000 114:2700000 86:2200000 \
         --threads 1 -o "$tmp/exhaust-entries-$core-$k.txt" --force 2>&1 \
         | grep "s17 exhaust: slice" | tail -1)
     grids=$(echo "$line" | grep -o "[0-9]* ED grid" | cut -d' ' -f1)
-    per=$(echo "$line" | grep -o "([0-9.]* s per grid" | tr -d '(' | cut -d' ' -f1)
+    per=$(echo "$line" | grep -oE "\([0-9.]* s (CPU )?per grid" | tr -d '(' | cut -d' ' -f1)
     [ "$grids" = 0 ] && grids=1
     sum=$(echo "$sum + $grids * $per" | bc -l)
     [ -n "${V:-}" ] && echo "slice $k entry $e: $grids grids, $per s per grid"

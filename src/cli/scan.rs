@@ -147,7 +147,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         &todo,
         Some(&mut files),
         |grid| searcher.search(grid),
-        |_, result, _| {
+        |_, result| {
             let n = found.fetch_add(result.puzzles.len() as u64, Ordering::Relaxed)
                 + result.puzzles.len() as u64;
             bar.set_message(format!("{n} 17s"));
@@ -182,11 +182,11 @@ pub(super) fn summary(command: &str, totals: &Totals, bad: u64, wall: Duration) 
     let grids = totals.grids.max(1) as f64;
     eprintln!(
         "s17 {command}: {} grids searched, {bad} bad lines, {} 17s found in {:.1} s \
-         ({:.3} s per grid, {:.3} s wall per grid, {} threads)",
+         ({:.3} s CPU per grid, {:.3} s wall per grid, {} threads)",
         totals.grids,
         totals.puzzles,
         wall.as_secs_f64(),
-        totals.search_time.as_secs_f64() / grids,
+        totals.cpu_time.as_secs_f64() / grids,
         wall.as_secs_f64() / grids,
         rayon::current_num_threads(),
     );

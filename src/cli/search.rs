@@ -156,7 +156,7 @@ fn print_result(
 pub fn format_stats(s: &Stats) -> String {
     format!(
         "ua12 {} guas {} steps {} dead {} xy {} survivors {} band3_dead {} extra_dead {} gua_dead {} b12checks {} valid_xy {} fresh_ua12 {} \
-         band3 {} final {} fresh_ua {} shared_gua {} found {} harvest {:.3}s total {:.3}s",
+         band3 {} final {} fresh_ua {} shared_gua {} found {} harvest {:.3}s cpu {:.3}s total {:.3}s",
         s.ua12,
         s.guas,
         s.steps,
@@ -175,6 +175,7 @@ pub fn format_stats(s: &Stats) -> String {
         s.shared_guas,
         s.found,
         s.harvest_time.as_secs_f64(),
+        s.cpu_time.as_secs_f64(),
         s.total_time.as_secs_f64()
     )
 }

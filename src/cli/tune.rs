@@ -132,7 +132,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             &grids,
             None,
             |grid| searcher.search(grid),
-            |index, result, _| {
+            |index, result| {
                 found
                     .lock()
                     .expect("no panic")
@@ -174,14 +174,14 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut out = BufWriter::new(std::io::stdout().lock());
     writeln!(
         out,
-        "{:>6} {:>8} {:>9} {:>11} {:>10} {:>9} {:>10} {:>14} {:>11} {:>12} {:>5}",
+        "{:>6} {:>8} {:>9} {:>11} {:>10} {:>9} {:>12} {:>14} {:>11} {:>12} {:>5}",
         "chunk",
         "ua_limit",
         "gua_limit",
         "ua12_digits",
         "gua_digits",
         "total_s",
-        "s_per_grid",
+        "cpu_per_grid",
         "xy_tested",
         "survivors",
         "final_checks",
@@ -191,14 +191,14 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let (c, s) = (&row.config, &row.totals.stats);
         writeln!(
             out,
-            "{:>6} {:>8} {:>9} {:>11} {:>10} {:>9.3} {:>10.3} {:>14} {:>11} {:>12} {:>5}",
+            "{:>6} {:>8} {:>9} {:>11} {:>10} {:>9.3} {:>12.3} {:>14} {:>11} {:>12} {:>5}",
             c.chunk,
             c.ua_limit,
             c.gua_limit,
             c.ua12_digits,
             c.gua_digits,
             row.wall,
-            row.totals.search_time.as_secs_f64() / row.totals.grids.max(1) as f64,
+            row.totals.cpu_time.as_secs_f64() / row.totals.grids.max(1) as f64,
             s.xy_tested,
             s.survivors,
             s.final_checks,

@@ -36,7 +36,7 @@ pub struct Args {
     #[arg(long, value_name = "S", default_value_t = 17)]
     pub seed: u64,
     /// Keep the 17s of finished grids in FILE (and FILE.done, and their
-    /// search times in FILE.times); a rerun with the same FILE, list,
+    /// search CPU times in FILE.times); a rerun with the same FILE, list,
     /// sample and seed searches only the others, and reports the times of
     /// all runs.
     #[arg(long, value_name = "FILE")]
@@ -205,8 +205,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         &todo,
         files.as_mut(),
         |grid| searcher.search(grid),
-        |position, result, elapsed| {
-            check(position, &result.puzzles, Some(elapsed));
+        |position, result| {
+            check(position, &result.puzzles, Some(result.cpu_time));
             bar.set_message(format!("{} 17s", report.lock().expect("no panic").found));
             bar.inc(1);
         },
@@ -225,13 +225,13 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             let total: f64 = times.iter().map(|t| t.0).sum();
             let mean = total / times.len() as f64;
             eprintln!(
-                "s17 validate: time per grid: mean {mean:.3} s, median {:.3} s, max {max:.3} s ({})",
+                "s17 validate: CPU time per grid: mean {mean:.3} s, median {:.3} s, max {max:.3} s ({})",
                 times[times.len() / 2].0,
                 grids[at - 1].1
             );
             if report.earlier_times > 0 {
                 eprintln!(
-                    "s17 validate: {} grids timed ({} in earlier runs), {:.2} h of search in all; slowest:",
+                    "s17 validate: {} grids timed ({} in earlier runs), {:.2} CPU hours of search in all; slowest:",
                     times.len(),
                     report.earlier_times,
                     total / 3600.0
@@ -249,7 +249,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
 }
 
 /// The file of search times beside checkpoint `FILE`: `FILE.times`, one
-/// line `GRID<TAB>SECONDS` per finished grid (GRID its number in the run).
+/// line `GRID<TAB>SECONDS` per finished grid (GRID its number in the run,
+/// SECONDS its CPU time, `GridResult::cpu_time`; files of s17 before
+/// 2026-11-25 hold wall times).
 /// Derived data, for the report: a grid whose line a kill cut is left out
 /// of the times, not of the results.
 fn times_path(checkpoint: &Path) -> PathBuf {

@@ -137,8 +137,12 @@ pub struct Stats {
     pub found: u64,
     /// Time in the harvest.
     pub harvest_time: Duration,
-    /// Time in the whole search.
+    /// Time in the whole search (wall).
     pub total_time: Duration,
+    /// CPU time of the harvest and the rows, summed over the threads that
+    /// ran them ([`ThreadClock`]): unlike the wall times, not inflated by a
+    /// loaded machine or a paused process.
+    pub cpu_time: Duration,
 }
 
 impl AddAssign for Stats {
@@ -162,6 +166,7 @@ impl AddAssign for Stats {
         self.found += o.found;
         self.harvest_time += o.harvest_time;
         self.total_time += o.total_time;
+        self.cpu_time += o.cpu_time;
     }
 }
 
@@ -174,6 +179,35 @@ pub struct GridResult {
     pub by_choice: Vec<(Rank, Stats)>,
     /// Whether the transposed grid was searched (the cheaper orientation).
     pub transposed: bool,
+    /// CPU time of the whole search: the planning and every choice's
+    /// [`Stats::cpu_time`].
+    pub cpu_time: Duration,
+}
+
+/// This thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) since the clock
+/// started; where the platform has no thread clock, the wall time.
+///
+/// A piece of work timed with it must not wait on rayon (`join`, a parallel
+/// iterator): while waiting, the thread may run another grid's work.
+pub struct ThreadClock {
+    cpu: Option<cpu_time::ThreadTime>,
+    wall: Instant,
+}
+
+impl ThreadClock {
+    pub fn start() -> Self {
+        ThreadClock {
+            cpu: cpu_time::ThreadTime::try_now().ok(),
+            wall: Instant::now(),
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        match self.cpu.as_ref().map(|t| t.try_elapsed()) {
+            Some(Ok(d)) => d,
+            _ => self.wall.elapsed(),
+        }
+    }
 }
 
 impl GridResult {
@@ -318,11 +352,13 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// An error only if the tables of one of the grid's bands (as given or
     /// transposed) are corrupt: then nothing is searched.
     pub fn search(&self, grid: &Grid) -> Result<GridResult, TableError> {
+        let clock = ThreadClock::start();
         let transposed = grid.transposed();
         let (ids, plan) = self.plan_of(grid)?;
         let (t_ids, t_plan) = self.plan_of(&transposed)?;
         if self.estimate_plan(&t_ids, &t_plan) < self.estimate_plan(&ids, &plan) {
-            let mut result = self.search_planned(&transposed, &t_ids, t_plan);
+            let planning = clock.elapsed();
+            let mut result = self.search_planned(&transposed, &t_ids, t_plan, planning);
             for p in &mut result.puzzles {
                 *p = p.transposed();
             }
@@ -330,17 +366,25 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             result.transposed = true;
             return Ok(result);
         }
-        Ok(self.search_planned(grid, &ids, plan))
+        Ok(self.search_planned(grid, &ids, plan, clock.elapsed()))
     }
 
     /// [`Self::search`] in the grid's own orientation.
     pub fn search_as_given(&self, grid: &Grid) -> Result<GridResult, TableError> {
+        let clock = ThreadClock::start();
         let (ids, plan) = self.plan_of(grid)?;
-        Ok(self.search_planned(grid, &ids, plan))
+        Ok(self.search_planned(grid, &ids, plan, clock.elapsed()))
     }
 
-    /// The search of `grid` by its band identities and plan.
-    fn search_planned(&self, grid: &Grid, ids: &[BandId], plan: Vec<Choice>) -> GridResult {
+    /// The search of `grid` by its band identities and plan, after
+    /// `planning` of CPU time.
+    fn search_planned(
+        &self,
+        grid: &Grid,
+        ids: &[BandId],
+        plan: Vec<Choice>,
+        planning: Duration,
+    ) -> GridResult {
         let span = tracing::debug_span!("grid", grid = %grid);
         let _enter = span.enter();
         self.started.fetch_add(1, Ordering::Relaxed);
@@ -364,8 +408,10 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
                     .sum();
                 result.puzzles.push(Puzzle::from_grid(grid, original));
             }
+            result.cpu_time += stats.cpu_time;
             result.by_choice.push((choice.band3_rank, stats));
         }
+        result.cpu_time += planning;
         result.puzzles.sort();
         result
     }
@@ -423,6 +469,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
                 done.extend(self.run_rows(grid, choice, ids, &rows[k..], free));
                 return done;
             }
+            let clock = ThreadClock::start();
             let taken = free.lock().expect("no row panicked").take();
             let mut state = taken.unwrap_or_else(|| self.prepare_choice(grid, choice));
             let xsets =
@@ -430,6 +477,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             let ysets =
                 BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[1]], row.y);
             state.run_row(&xsets, &ysets, row.z);
+            state.bands12.stats.cpu_time += clock.elapsed();
             let mut slot = free.lock().expect("no row panicked");
             if slot.is_none() {
                 *slot = Some(state);

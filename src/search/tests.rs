@@ -295,9 +295,39 @@ fn split_rows_give_exactly_the_known_17s() {
     let searcher =
         Searcher::new(&case.catalogue, &case.tables, SearchConfig::default()).with_split_rows(true);
     for _ in 0..2 {
-        let result = pool.install(|| searcher.search_as_given(&case.grid));
-        assert_eq!(result.unwrap().puzzles, expected);
+        let result = pool
+            .install(|| searcher.search_as_given(&case.grid))
+            .unwrap();
+        assert_eq!(result.puzzles, expected);
+        // Every choice's rows were timed, on whichever thread ran them.
+        assert!(
+            result
+                .by_choice
+                .iter()
+                .all(|(_, s)| s.cpu_time > Duration::ZERO)
+        );
+        let choices: Duration = result.by_choice.iter().map(|(_, s)| s.cpu_time).sum();
+        assert!(result.cpu_time >= choices);
     }
+}
+
+/// The thread clock counts this thread's work and not its waiting: a
+/// paused or descheduled search is not charged for the pause.
+#[test]
+fn the_thread_clock_counts_work_not_waiting() {
+    let clock = ThreadClock::start();
+    std::thread::sleep(Duration::from_millis(300));
+    let slept = clock.elapsed();
+    assert!(slept < Duration::from_millis(100), "{slept:?}");
+    let clock = ThreadClock::start();
+    let mut x = 1u64;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(200) {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+    }
+    std::hint::black_box(x);
+    let worked = clock.elapsed();
+    assert!(worked > Duration::from_millis(20), "{worked:?}");
 }
 
 /// The 29-17 grid's case, a two-thread pool and its known 17s, sorted.
