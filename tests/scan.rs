@@ -4,6 +4,8 @@
 //! hand and by a real kill), slices, refusing to overwrite. The scan file
 //! logic itself is tested at every byte in `src/scan.rs` with a fake search.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -264,13 +266,14 @@ fn resume_after_a_real_kill_gives_the_uninterrupted_output() {
     // still to come (one thread, a second or more each), so the kill lands
     // mid-scan, which the checkpoint shows afterwards.
     let done = dir.path().join("out.txt.done");
-    let deadline = Instant::now() + Duration::from_secs(300);
+    let limit = common::progress_limit(300);
+    let deadline = Instant::now() + limit;
     while finished_entries(&done).is_empty() {
         assert!(
             child.try_wait().unwrap().is_none(),
             "the scan ended before a grid was recorded"
         );
-        assert!(Instant::now() < deadline, "no grid recorded in 300 s");
+        assert!(Instant::now() < deadline, "no grid recorded in {limit:?}");
         std::thread::sleep(Duration::from_millis(5));
     }
     child.kill().unwrap(); // SIGKILL: no clean-up runs

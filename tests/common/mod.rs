@@ -15,6 +15,16 @@ use s17::search::{GridResult, Searcher};
 use s17::solver::count_solutions;
 use s17::tables::BandTables;
 
+/// How long a test waits for a child `s17` to make progress (record a
+/// grid or an entry) before it fails: `secs` for the release build the
+/// suite runs on (`cargo test --release`), twenty times as long for a
+/// debug build, whose search is 20 to 50 times slower, so that the debug
+/// assertions can be run end to end (`cargo test`) without a false alarm.
+pub fn progress_limit(secs: u64) -> std::time::Duration {
+    let factor = if cfg!(debug_assertions) { 20 } else { 1 };
+    std::time::Duration::from_secs(secs * factor)
+}
+
 /// The grid with the most known 17s (29), in minlex form.
 pub const GRID29: &str =
     "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
