@@ -1,7 +1,8 @@
 //! `s17 validate` on the real binary, with small lists cut from the known
 //! list: a complete list of two grids passes (and its checkpoint makes a
 //! rerun search nothing), a list missing one 17 reports it as new (checked
-//! as the same puzzle up to symmetry), bad lines are named and give exit 1.
+//! as the same puzzle up to symmetry), bad lines are named and give exit 1,
+//! and a run paused mid-search records its CPU time, not the pause.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -209,5 +210,64 @@ fn a_checkpoint_in_use_by_another_run_is_refused() {
         Some(0),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A run paused in the middle of its search (SIGSTOP, as a loaded or
+/// suspended machine would) records the grid's CPU time, not a wall time
+/// that holds the pause: the recorded time fits in the run's wall time
+/// less the pause.
+#[test]
+fn a_paused_run_records_cpu_time_not_the_pause() {
+    use std::io::BufRead;
+    let f = fixture();
+    let dir = tempfile::tempdir().unwrap();
+    let grid: Vec<&Puzzle> = f.grids[0].iter().collect();
+    write_list(dir.path(), "list.txt", &grid);
+    let start = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_s17"))
+        .current_dir(dir.path())
+        .args(["validate", "list.txt", "--checkpoint", "ck.txt"])
+        .args(["--threads", "1", "-vv", "--tables"])
+        .arg(&f.tables)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The debug log says when the first choice's harvest is done: the
+    // search is then under way (its rows take about a second), and the
+    // pause lands in it.
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            if line.unwrap().contains("harvest done") {
+                let _ = tx.send(());
+            }
+        }
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(300))
+        .expect("the search started");
+    let pid = child.id().to_string();
+    let signal = |name: &str| {
+        let status = Command::new("sh")
+            .args(["-c", &format!("kill -{name} {pid}")])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    let pause = std::time::Duration::from_secs(3);
+    signal("STOP");
+    std::thread::sleep(pause);
+    signal("CONT");
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+    let wall = start.elapsed().as_secs_f64();
+    let times = std::fs::read_to_string(dir.path().join("ck.txt.times")).unwrap();
+    let (_, secs) = times.trim().split_once('\t').unwrap();
+    let secs: f64 = secs.parse().unwrap();
+    assert!(secs > 0.0, "{times}");
+    assert!(
+        secs < wall - pause.as_secs_f64(),
+        "recorded {secs} s of a run of {wall:.3} s wall with a {pause:?} pause"
     );
 }
