@@ -203,10 +203,10 @@ impl ThreadClock {
     }
 
     pub fn elapsed(&self) -> Duration {
-        match self.cpu.as_ref().map(|t| t.try_elapsed()) {
-            Some(Ok(d)) => d,
-            _ => self.wall.elapsed(),
-        }
+        self.cpu
+            .as_ref()
+            .and_then(|t| t.try_elapsed().ok())
+            .unwrap_or_else(|| self.wall.elapsed())
     }
 }
 
@@ -356,8 +356,9 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         let transposed = grid.transposed();
         let (ids, plan) = self.plan_of(grid)?;
         let (t_ids, t_plan) = self.plan_of(&transposed)?;
-        if self.estimate_plan(&t_ids, &t_plan) < self.estimate_plan(&ids, &plan) {
-            let planning = clock.elapsed();
+        let transpose = self.estimate_plan(&t_ids, &t_plan) < self.estimate_plan(&ids, &plan);
+        let planning = clock.elapsed();
+        if transpose {
             let mut result = self.search_planned(&transposed, &t_ids, t_plan, planning);
             for p in &mut result.puzzles {
                 *p = p.transposed();
@@ -366,7 +367,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             result.transposed = true;
             return Ok(result);
         }
-        Ok(self.search_planned(grid, &ids, plan, clock.elapsed()))
+        Ok(self.search_planned(grid, &ids, plan, planning))
     }
 
     /// [`Self::search`] in the grid's own orientation.
