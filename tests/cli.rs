@@ -288,10 +288,32 @@ fn usage_errors_exit_two() {
 }
 
 #[test]
-fn missing_file_exits_one_naming_it() {
+fn missing_file_exits_one_naming_it_and_the_subcommand() {
     let output = s17(&["solve", "/nonexistent/puzzles.txt"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr_text(&output).contains("cannot open /nonexistent/puzzles.txt"));
+    assert!(
+        stderr_text(&output).starts_with("s17 solve: error: cannot open /nonexistent/puzzles.txt"),
+        "{}",
+        stderr_text(&output)
+    );
+    let out = tempfile::tempdir().unwrap();
+    let out = out.path().join("out.txt");
+    let out = out.to_str().unwrap();
+    for args in [
+        &["canon", "/nonexistent/in.txt"][..],
+        &["search", "-i", "/nonexistent/in.txt"],
+        &["scan", "/nonexistent/in.txt", "-o", out],
+        &["validate", "/nonexistent/in.txt"],
+    ] {
+        let output = s17(args);
+        let text = stderr_text(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {text}");
+        assert!(
+            text.starts_with(&format!("s17 {}: error: ", args[0]))
+                && text.contains("/nonexistent/in.txt"),
+            "{args:?}: {text}"
+        );
+    }
 }
 
 #[test]

@@ -214,6 +214,15 @@ fn resume_after_a_kill_gives_the_uninterrupted_output() {
         .unwrap();
     assert!(status.success());
     assert_eq!(sorted_lines(&cut), expected);
+
+    // A resume of the finished run searches nothing, says so without
+    // rates (nothing to divide) and keeps the output.
+    let again = exhaust_331(range, &cut, &["--resume"]).output().unwrap();
+    let text = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{text}");
+    assert!(text.contains(": 0 entries, 0 ED grids"), "{text}");
+    assert!(!text.contains("per grid"), "{text}");
+    assert_eq!(sorted_lines(&cut), expected);
 }
 
 /// The three entries that `which` names for the grid with 29 known 17s

@@ -417,6 +417,10 @@ fn with_a_known_list_the_17s_not_in_it_go_to_output_new() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("0 grids searched"), "{stderr}");
     assert!(
+        !stderr.contains("per grid"),
+        "no rates for 0 grids: {stderr}"
+    );
+    assert!(
         stderr.contains("0 new 17s (not in known.txt) found in this run, 1 in all"),
         "{stderr}"
     );

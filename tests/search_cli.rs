@@ -280,7 +280,7 @@ fn a_corrupt_band_is_refused_when_a_search_first_reads_it() {
     BandTables::open(&corrupt).unwrap();
 
     let expected = format!(
-        "s17: error: band tables {tables}: band {band} is corrupt (checksum mismatch: stored "
+        "s17 search: error: band tables {tables}: band {band} is corrupt (checksum mismatch: stored "
     );
     let rebuild = format!("rebuild them with `s17 tables build --path {tables}`");
     let search = world.run(
@@ -304,7 +304,7 @@ fn a_corrupt_band_is_refused_when_a_search_first_reads_it() {
     let text = stderr(&scan);
     assert_eq!(scan.status.code(), Some(1), "{text}");
     assert!(
-        text.contains(&expected.replace("s17: error: ", "")) && text.contains(&rebuild),
+        text.contains(&expected.replace("s17 search: error: ", "")) && text.contains(&rebuild),
         "{text}"
     );
     assert_eq!(

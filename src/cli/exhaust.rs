@@ -219,18 +219,22 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     bar.finish_and_clear();
     if !quiet {
         let wall = start.elapsed().as_secs_f64();
-        let grids = totals.grids.max(1) as f64;
-        eprintln!(
-            "s17 exhaust: slice {k}: {} entries, {} ED grids ({} bands 3), {} 17s in {wall:.1} s \
-             ({:.4} s CPU per grid, {:.4} s wall per grid, {} threads)",
-            totals.entries,
-            totals.grids,
-            totals.bands3,
-            totals.puzzles,
-            totals.cpu.as_secs_f64() / grids,
-            wall / grids,
-            rayon::current_num_threads(),
+        let head = format!(
+            "s17 exhaust: slice {k}: {} entries, {} ED grids ({} bands 3), {} 17s in {wall:.1} s",
+            totals.entries, totals.grids, totals.bands3, totals.puzzles,
         );
+        if totals.grids == 0 {
+            // Nothing searched (every entry was done before): no rates.
+            eprintln!("{head}");
+        } else {
+            let grids = totals.grids as f64;
+            eprintln!(
+                "{head} ({:.4} s CPU per grid, {:.4} s wall per grid, {} threads)",
+                totals.cpu.as_secs_f64() / grids,
+                wall / grids,
+                rayon::current_num_threads(),
+            );
+        }
         if !state.done.is_empty() {
             eprintln!(
                 "s17 exhaust: {} entries with {} 17s were done before this run",

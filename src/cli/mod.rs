@@ -59,6 +59,24 @@ enum Command {
     Exhaust(exhaust::Args),
 }
 
+impl Command {
+    /// The subcommand's name as typed on the command line.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Search(_) => "search",
+            Command::Scan(_) => "scan",
+            Command::Solve(_) => "solve",
+            Command::Canon(_) => "canon",
+            Command::Generate(_) => "generate",
+            Command::Tune(_) => "tune",
+            Command::Validate(_) => "validate",
+            Command::Tables(_) => "tables",
+            Command::Enumerate(_) => "enumerate",
+            Command::Exhaust(_) => "exhaust",
+        }
+    }
+}
+
 /// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
 /// input was bad (exit 1, the run went on), `Err` the run failed.
 pub type Outcome = anyhow::Result<bool>;
@@ -67,6 +85,7 @@ pub type Outcome = anyhow::Result<bool>;
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose, cli.quiet);
+    let name = cli.command.name();
     let result = match cli.command {
         Command::Search(args) => search::run(args, cli.quiet),
         Command::Scan(args) => scan::run(args, cli.quiet),
@@ -84,7 +103,9 @@ pub fn main() -> ExitCode {
         Ok(false) => ExitCode::from(1),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("s17: error: {err:#}");
+            // Named like the subcommand's own messages (`s17 scan: FILE:
+            // line N: ...`), so a log of several runs says which failed.
+            eprintln!("s17 {name}: error: {err:#}");
             ExitCode::from(1)
         }
     }

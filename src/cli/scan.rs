@@ -177,15 +177,22 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     Ok(bad == 0)
 }
 
-/// The end-of-run summary on stderr.
+/// The end-of-run summary on stderr (no rates or stages when no grid was
+/// searched: there is nothing to divide).
 pub(super) fn summary(command: &str, totals: &Totals, bad: u64, wall: Duration) {
-    let grids = totals.grids.max(1) as f64;
-    eprintln!(
-        "s17 {command}: {} grids searched, {bad} bad lines, {} 17s found in {:.1} s \
-         ({:.3} s CPU per grid, {:.3} s wall per grid, {} threads)",
+    let head = format!(
+        "s17 {command}: {} grids searched, {bad} bad lines, {} 17s found in {:.1} s",
         totals.grids,
         totals.puzzles,
         wall.as_secs_f64(),
+    );
+    if totals.grids == 0 {
+        eprintln!("{head}");
+        return;
+    }
+    let grids = totals.grids as f64;
+    eprintln!(
+        "{head} ({:.3} s CPU per grid, {:.3} s wall per grid, {} threads)",
         totals.cpu_time.as_secs_f64() / grids,
         wall.as_secs_f64() / grids,
         rayon::current_num_threads(),
