@@ -157,6 +157,28 @@ fn sorted_lines(path: &PathBuf) -> Vec<String> {
     v
 }
 
+/// The summary of entries that hold no ED grid of their own (their grids
+/// are another entry's) gives their search time, not a rate per grid.
+#[test]
+fn an_entry_with_no_ed_grid_of_its_own_reports_its_time() {
+    fixture(); // the tables exist before the binary runs
+    let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/exhaust-no-grid"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = s17(&["exhaust", "--band", "78", "--entries", "1900000..1900001"])
+        .args(["--threads", "1", "--force", "-o"])
+        .arg(dir.join("out.txt"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(": 1 entries, 0 ED grids ("), "{text}");
+    assert!(
+        text.contains(" s CPU, ") && text.contains("no ED grid"),
+        "{text}"
+    );
+    assert!(!text.contains("per grid"), "{text}");
+}
+
 /// A run killed with SIGKILL once a few entries are done, then resumed,
 /// gives the same output as a run that was never stopped; a resume with
 /// another range is refused.

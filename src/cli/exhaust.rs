@@ -223,16 +223,24 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             "s17 exhaust: slice {k}: {} entries, {} ED grids ({} bands 3), {} 17s in {wall:.1} s",
             totals.entries, totals.grids, totals.bands3, totals.puzzles,
         );
-        if totals.grids == 0 {
+        let threads = rayon::current_num_threads();
+        if totals.entries == 0 {
             // Nothing searched (every entry was done before): no rates.
             eprintln!("{head}");
+        } else if totals.grids == 0 {
+            // Entries searched that hold no ED grid of their own: their
+            // time, but no rate per grid.
+            eprintln!(
+                "{head} ({:.4} s CPU, {wall:.4} s wall, no ED grid, {threads} threads)",
+                totals.cpu.as_secs_f64(),
+            );
         } else {
             let grids = totals.grids as f64;
             eprintln!(
                 "{head} ({:.4} s CPU per grid, {:.4} s wall per grid, {} threads)",
                 totals.cpu.as_secs_f64() / grids,
                 wall / grids,
-                rayon::current_num_threads(),
+                threads,
             );
         }
         if !state.done.is_empty() {
