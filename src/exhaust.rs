@@ -174,6 +174,11 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         bands12.stats.harvest_time = harvest_start.elapsed();
         let (mut xcache, mut ycache) = (BTreeMap::new(), BTreeMap::new());
         let catalogue = self.ed.catalogue();
+        // Largest z first, as the one-grid plan orders its rows
+        // ([`plan::Choice::rows`]): the cheap rows' fresh UA12 serve the
+        // expensive z = 6 rows.
+        let mut rows: Vec<_> = rows.into_iter().collect();
+        rows.sort_by_key(|(row, _)| (std::cmp::Reverse(row.z), row.x, row.y));
         for (row, active) in &rows {
             let xsets = xcache
                 .entry(row.x)
