@@ -6,7 +6,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod canon;
 mod common;
@@ -59,33 +59,17 @@ enum Command {
     Exhaust(exhaust::Args),
 }
 
-impl Command {
-    /// The subcommand's name as typed on the command line.
-    fn name(&self) -> &'static str {
-        match self {
-            Command::Search(_) => "search",
-            Command::Scan(_) => "scan",
-            Command::Solve(_) => "solve",
-            Command::Canon(_) => "canon",
-            Command::Generate(_) => "generate",
-            Command::Tune(_) => "tune",
-            Command::Validate(_) => "validate",
-            Command::Tables(_) => "tables",
-            Command::Enumerate(_) => "enumerate",
-            Command::Exhaust(_) => "exhaust",
-        }
-    }
-}
-
 /// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
 /// input was bad (exit 1, the run went on), `Err` the run failed.
 pub type Outcome = anyhow::Result<bool>;
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Parsed through the matches, which name the subcommand for errors.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let name = matches.subcommand_name().unwrap_or_default();
     init_tracing(cli.verbose, cli.quiet);
-    let name = cli.command.name();
     let result = match cli.command {
         Command::Search(args) => search::run(args, cli.quiet),
         Command::Scan(args) => scan::run(args, cli.quiet),
