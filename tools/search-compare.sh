@@ -4,8 +4,9 @@
 # grids holding known 17s of `s17 validate data/known17.txt --sample 30
 # --seed 1`, one thread, one after the other on core 0 (keep core 1 idle),
 # for ROUNDS rounds (A then B each round). Prints each run's mean, median and
-# max time per grid (the search times s17 prints), then the ratios B / A of
-# the means over all rounds. About a minute per build and round.
+# max time per grid (the search times s17 prints) and the max over the mean
+# (the tail), then the ratios B / A of the means over all rounds. About a
+# minute per build and round.
 #
 # Usage: tools/search-compare.sh S17_A S17_B [ROUNDS]   (default 2)
 # Run from the repository (it reads data/known17.txt). Needs taskset and awk.
@@ -24,6 +25,10 @@ stats() {
         END {m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2;
              printf "%.3f %.3f %.3f\n", s / NR, m, t[NR]}'
 }
+
+# The slowest grid over the mean (issue 18's tail: at most 4), from
+# "mean median max".
+tail_ratio() { echo "$1" | awk '{printf "%.2f", $3 / $1}'; }
 
 # The random sample: each grid's total search time from --stats.
 random_times() {
@@ -46,8 +51,9 @@ for r in $(seq 1 "$rounds"); do
         [ "$which" = B ] && bin=$b
         random=$(random_times "$bin" | stats)
         known=$(known_times "$bin")
-        printf 'round %d %s: random mean/median/max %s s; known-17 %s s\n' \
-            "$r" "$which" "${random// / \/ }" "$(echo "$known" | sed 's/ *$//; s/ / \/ /g')"
+        printf 'round %d %s: random mean/median/max %s s (max/mean %s); known-17 %s s (max/mean %s)\n' \
+            "$r" "$which" "${random// / \/ }" "$(tail_ratio "$random")" \
+            "$(echo "$known" | sed 's/ *$//; s/ / \/ /g')" "$(tail_ratio "$known")"
         if [ "$which" = A ]; then
             ra=$(sum "$ra" "${random%% *}") ka=$(sum "$ka" "${known%% *}")
         else
