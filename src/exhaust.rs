@@ -178,7 +178,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         // ([`plan::Choice::rows`]): the cheap rows' fresh UA12 serve the
         // expensive z = 6 rows.
         let mut rows: Vec<_> = rows.into_iter().collect();
-        rows.sort_by_key(|(row, _)| (std::cmp::Reverse(row.z), row.x));
+        rows.sort_by_key(|(row, _)| plan::search_order(row));
         for (row, active) in &rows {
             let xsets = xcache
                 .entry(row.x)

@@ -39,6 +39,12 @@ pub struct Counts {
     pub z: usize,
 }
 
+/// The order in which a choice's rows are searched, as a sort key: z from
+/// the largest down, then x upwards (see [`Choice::rows`]).
+pub fn search_order(row: &Counts) -> (std::cmp::Reverse<usize>, usize) {
+    (std::cmp::Reverse(row.z), row.x)
+}
+
 /// Total number of clues of the puzzles we look for.
 pub const CLUES: usize = 17;
 
@@ -157,11 +163,7 @@ mod tests {
     #[test]
     fn rows_come_largest_z_first_so_the_z6_rows_come_last() {
         for choice in plan([1, 2, 3], [2, 2, 2]) {
-            let keys: Vec<_> = choice
-                .rows
-                .iter()
-                .map(|r| (std::cmp::Reverse(r.z), r.x))
-                .collect();
+            let keys: Vec<_> = choice.rows.iter().map(search_order).collect();
             assert!(keys.is_sorted(), "{:?}", choice.rows);
             assert!(keys.windows(2).all(|w| w[0] != w[1]), "{:?}", choice.rows);
         }
