@@ -310,6 +310,9 @@ pub fn zero_and_pairs_scalar<const W: usize>(
 const OCTET_BLOCK: usize = 256;
 /// X vectors the AVX-512 loop tests against each octet of Y it loads.
 const XS_PER_PASS: usize = 4;
+// The AVX-512 loop keeps an octet's zero lanes for every X of a pass in
+// one u32, and a bit per octet of a block in another.
+const _: () = assert!(XS_PER_PASS * 8 <= 32 && OCTET_BLOCK / 8 <= 32);
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
@@ -344,33 +347,43 @@ fn zero_and_pairs_avx512<const W: usize>(
             let x: [[__m512i; W]; XS_PER_PASS] = std::array::from_fn(|k| {
                 group[k.min(group.len() - 1)].map(|w| _mm512_set1_epi64(w as i64))
             });
-            // The zero lanes of each octet, pushed after the loop (no call
-            // in it: the registers stay put).
-            let mut zeros = [[0u8; XS_PER_PASS]; OCTET_BLOCK / 8];
-            let mut any = 0;
-            for (z, octet) in zeros.iter_mut().zip(octets) {
+            // The zero lanes of each octet (byte k: those of X k), pushed
+            // after the loop (no call in it: the registers stay put), and
+            // the octets with any (`live`, a bit each): pairs are rare, a
+            // few per pass, so only those octets are read again.
+            let mut zeros = [0u32; OCTET_BLOCK / 8];
+            let mut live = 0u32;
+            for (p, octet) in octets.iter().enumerate() {
                 // SAFETY: an octet is four times 64 readable bytes.
                 let y: [__m512i; W] = std::array::from_fn(|w| unsafe {
                     _mm512_loadu_si512(octet[8 * w..].as_ptr() as *const __m512i)
                 });
-                for k in 0..XS_PER_PASS {
+                let mut z = 0u32;
+                for (k, x) in x.iter().enumerate() {
                     // OR over the words of x_w AND y_w (0xF8: A | B & C).
-                    let mut t = _mm512_and_si512(x[k][0], y[0]);
+                    let mut t = _mm512_and_si512(x[0], y[0]);
                     for w in 1..W {
-                        t = _mm512_ternarylogic_epi64::<0xF8>(t, x[k][w], y[w]);
+                        t = _mm512_ternarylogic_epi64::<0xF8>(t, x[w], y[w]);
                     }
-                    z[k] = _mm512_testn_epi64_mask(t, t);
-                    any |= z[k];
+                    z |= u32::from(_mm512_testn_epi64_mask(t, t)) << (8 * k);
                 }
+                zeros[p] = z;
+                live |= u32::from(z != 0) << p;
             }
-            if any == 0 {
+            zeros[n - 1] &= u32::from(last_lanes) * 0x0101_0101;
+            if zeros[n - 1] == 0 {
+                live &= !(1 << (n - 1));
+            }
+            if live == 0 {
                 continue;
             }
             for k in 0..group.len() {
                 let i = (XS_PER_PASS * h + k) as u32;
-                zeros[n - 1][k] &= last_lanes;
-                for (p, z) in zeros[..n].iter().enumerate() {
-                    let (mut z, j) = (z[k], base + 8 * p as u32);
+                let mut octets_live = live;
+                while octets_live != 0 {
+                    let p = octets_live.trailing_zeros() as usize;
+                    octets_live &= octets_live - 1;
+                    let (mut z, j) = ((zeros[p] >> (8 * k)) & 0xff, base + 8 * p as u32);
                     while z != 0 {
                         out.push((i, j + z.trailing_zeros()));
                         z &= z - 1;
