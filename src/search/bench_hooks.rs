@@ -8,14 +8,16 @@ use crate::bits::Mask54;
 use crate::grid::{Grid, Puzzle};
 
 /// The X and Y vectors (4 words each) of the step with the most pairs in
-/// the first row of the first band-3 choice of `grid` (as given).
+/// the costly row (fewest clues in band 3) of the first band-3 choice of
+/// `grid` (as given). Panics when that row has no step of 4 words, rather
+/// than give nothing to time.
 pub fn recorded_step<B: AsRef<[u8]> + Sync>(
     searcher: &Searcher<'_, B>,
     grid: &Grid,
 ) -> (Vec<[u64; 4]>, Vec<[u64; 4]>) {
     let (ids, mut plan) = searcher.plan_of(grid).expect("band tables");
     let choice = plan.remove(0);
-    let row = choice.rows[0];
+    let row = *choice.rows.iter().min_by_key(|r| r.z).expect("a row");
     let mut state = searcher.prepare_choice(grid, &choice);
     state.bands12.record_step = Some((0, Vec::new(), Vec::new()));
     let xsets = BandSets::for_band(
@@ -32,6 +34,7 @@ pub fn recorded_step<B: AsRef<[u8]> + Sync>(
     );
     state.run_row(&xsets, &ysets, row.z);
     let (_, vx, vy) = state.bands12.record_step.take().expect("recording was on");
+    assert!(!vx.is_empty(), "no step of 4 words in row {row:?}");
     let four = |v: Vec<u64>| v.as_chunks::<4>().0.to_vec();
     (four(vx), four(vy))
 }
