@@ -6,7 +6,8 @@
 //!   grids as `s17 generate --seed 1`) and the solution grid of the first
 //!   puzzle of data/known17.txt.
 //! - `xy_inner_loop/*`: the XY inner loop alone on the vectors of a real
-//!   step (the step with the most pairs of the first row of random grid 1),
+//!   step (the step with the most pairs of the costly row, fewest clues in
+//!   band 3, of the first choice of random grid 1),
 //!   with the run-time dispatch (AVX-512F or AVX2 where present) and the
 //!   scalar form.
 //! - `band3/*`: band 3 and the final checks for the bands-1+2 part of a known

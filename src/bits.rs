@@ -371,9 +371,7 @@ fn zero_and_pairs_avx512<const W: usize>(
                 live |= u32::from(z != 0) << p;
             }
             zeros[n - 1] &= u32::from(last_lanes) * 0x0101_0101;
-            if zeros[n - 1] == 0 {
-                live &= !(1 << (n - 1));
-            }
+            live &= !(u32::from(zeros[n - 1] == 0) << (n - 1));
             if live == 0 {
                 continue;
             }
