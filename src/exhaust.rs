@@ -202,9 +202,10 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
     }
 }
 
-/// Debug builds: every shared UA12 is a UA of this band 3's grid too (SPEC
-/// §2: filters use genuine unavoidable sets only); the fresh ones are
-/// checked as they come (`search::part1`).
+/// Debug builds: every shared UA12 is a UA of this band 3's grid too (a
+/// filter may only use genuine unavoidable sets: ARCHITECTURE.md, "Why the
+/// pipeline is sound"); the fresh ones are checked as they come
+/// (`search::part1`).
 fn debug_assert_shared_uas(ua12: &[Mask54], grid: &Grid) {
     if cfg!(debug_assertions) {
         for &u in ua12 {

@@ -11,7 +11,7 @@ use s17::grid::{Grid, Puzzle};
 
 /// The grid that holds 29 known 17s, the most of any grid; it is in minlex
 /// form.
-const SPEC_GRID: &str =
+const GRID29: &str =
     "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
 /// The most symmetric grid: 648 automorphisms.
 const MOST_SYMMETRIC: &str =
@@ -42,8 +42,8 @@ fn grid(text: &str) -> Grid {
 }
 
 #[test]
-fn spec_grid_is_its_own_minlex_form() {
-    let g = grid(SPEC_GRID);
+fn the_grid_with_29_known_17s_is_its_own_minlex_form() {
+    let g = grid(GRID29);
     let (form, t) = minlex_grid(&g);
     assert_eq!(form, g);
     assert_eq!(t.apply_grid(&g), g);
@@ -82,7 +82,7 @@ fn symmetric_grids_have_the_expected_automorphisms() {
 fn fast_grid_forms_agree_with_brute_force() {
     let mut rng = fastrand::Rng::with_seed(17);
     let mut grids: Vec<Grid> = (0..5).map(|_| random_grid(&mut rng)).collect();
-    for text in [SPEC_GRID, MOST_SYMMETRIC, SHIFT_PATTERN] {
+    for text in [GRID29, MOST_SYMMETRIC, SHIFT_PATTERN] {
         grids.push(Transform::random(&mut rng).apply_grid(&grid(text)));
     }
     for g in &grids {

@@ -23,8 +23,9 @@
 //!
 //! The **canonical hi-form** `H*` is the smallest hi-form, bands 2 and 3
 //! compared as a 54-digit string. It names the grid's bands lo = band 1,
-//! mid = band 2, hi = band 3 of `H*`, and so its three band-3 choices
-//! (SPEC §3): each choice is *visited* once, at
+//! mid = band 2, hi = band 3 of `H*`, and so its three band-3 choices (the
+//! one-grid search's partition of the 17s, ARCHITECTURE.md "The search plan
+//! for one grid"): each choice is *visited* once, at
 //!
 //! - hi: `H*` itself (bands 1, 2 = lo, mid; band 3 = hi), slice `K`;
 //! - mid: the smallest image of (lo, hi, mid) with band 1 = `K`, slice `K`;

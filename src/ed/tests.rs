@@ -30,8 +30,8 @@ fn band_order_is_by_n6_then_index() {
             assert_eq!(ed.rank(a) < ed.rank(b), less);
         }
     }
-    // SPEC figures: band 0 has 729 valid 6-clue sets, the band with the most
-    // has 237,762.
+    // Known figures of the catalogue: band 0 has 729 valid 6-clue sets, the
+    // band with the most has 237,762.
     assert_eq!(ed.n6(0), 729);
     assert_eq!((0..416).map(|k| ed.n6(k)).max(), Some(237_762));
 }
@@ -90,7 +90,8 @@ fn hi_form_is_the_same_for_every_image_of_a_grid() {
 
 #[test]
 fn grids_with_automorphisms_get_their_count() {
-    // The 29-17 grid (SPEC §6) and a most symmetric grid.
+    // The grid with 29 known 17s (the most of any grid) and a most symmetric
+    // grid.
     let ed = Ed::new();
     for line in [
         "123456789456789123798231564234675918815943276967812435379164852582397641641528397",
