@@ -17,6 +17,8 @@ pub struct TuningArgs {
 }
 
 impl TuningArgs {
+    /// The configuration given (clap has checked the ranges already; the
+    /// check here is kept for configurations built in other ways).
     pub fn config(&self) -> anyhow::Result<SearchConfig> {
         self.config
             .validate()
