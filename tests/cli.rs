@@ -287,6 +287,51 @@ fn usage_errors_exit_two() {
     }
 }
 
+/// A tuning value out of its range in `TUNING_OPTIONS` is a usage error
+/// (exit 2, clap's message naming the flag and the range), found before
+/// any grid or table is read.
+#[test]
+fn tuning_values_out_of_range_exit_two() {
+    use s17::search::TUNING_OPTIONS;
+    let grid = "836491752724835961591672438982314576653789124417256893245167389178923645369548217";
+    for option in &TUNING_OPTIONS {
+        let flag = format!("--{}", option.name);
+        let mut bad = vec![option.max + 1];
+        if option.min > 0 {
+            bad.push(option.min - 1);
+        }
+        for value in bad {
+            let value = value.to_string();
+            let output = s17(&["search", &flag, &value, grid]);
+            let text = stderr_text(&output);
+            assert_eq!(output.status.code(), Some(2), "{flag} {value}: {text}");
+            assert!(output.stdout.is_empty());
+            let message = format!(
+                "error: invalid value '{value}' for '{flag} <N>': {value} is not in {}..={}",
+                option.min, option.max
+            );
+            assert!(text.starts_with(&message), "{flag} {value}: {text}");
+        }
+    }
+    for args in [
+        &[
+            "scan",
+            "grids.txt",
+            "--output",
+            "out.txt",
+            "--ua-limit",
+            "0",
+        ][..],
+        &["validate", "--chunk", "8"],
+        &["exhaust", "--band", "1", "--fillings", "0"],
+    ] {
+        let output = s17(args);
+        let text = stderr_text(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {text}");
+        assert!(text.contains("is not in"), "{args:?}: {text}");
+    }
+}
+
 #[test]
 fn missing_file_exits_one_naming_it_and_the_subcommand() {
     let output = s17(&["solve", "/nonexistent/puzzles.txt"]);

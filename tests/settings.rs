@@ -13,6 +13,7 @@ mod common;
 use std::sync::OnceLock;
 
 use common::{GOLDEN_KNOWN, assert_finds_expected, fixture, golden_grids};
+use s17::grid::Grid;
 use s17::search::{SearchConfig, Searcher, Stats};
 
 /// Every grid of the golden corpus.
@@ -113,4 +114,56 @@ fn few_fillings_find_the_known_17s() {
         &ALL,
     );
     assert!(stats.ua12 < default_stats().ua12, "{stats:?}");
+}
+
+/// The 17s printed by `s17 search --stats ARGS GRIDS` (sorted) and the
+/// UA12 harvested per grid (the `total:` lines of `--stats`).
+fn search_cli(args: &[&str], grids: &[Grid]) -> (Vec<String>, Vec<u64>) {
+    fixture();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_s17"))
+        .args(["search", "--stats", "--threads", "1", "--tables"])
+        .arg(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"))
+        .args(args)
+        .args(grids.iter().map(|g| g.to_string()))
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+    let mut found: Vec<String> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    found.sort();
+    let ua12 = stderr
+        .lines()
+        .filter_map(|line| line.split_once(" total: ua12 "))
+        .map(|(_, rest)| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    (found, ua12)
+}
+
+/// `--fillings` on the command line reaches the search: one filling per
+/// harvest subproblem harvests fewer UA12 than the default and finds the
+/// same 17s, the known ones, on grids of the golden corpus.
+#[test]
+fn fillings_from_the_command_line_reach_the_search() {
+    let all = golden_grids();
+    let grids = [all[2], all[5], all[7]];
+    let mut expected: Vec<String> = Vec::new();
+    for (k, grid) in grids.iter().enumerate() {
+        for p in fixture().known.expected(grid) {
+            expected.push(format!("{}\t{p}", k + 1));
+        }
+    }
+    expected.sort();
+    let (found, ua12) = search_cli(&["--fillings", "1"], &grids);
+    assert_eq!(found, expected);
+    let (default_found, default_ua12) = search_cli(&[], &grids);
+    assert_eq!(default_found, expected);
+    assert_eq!(ua12.len(), grids.len());
+    for (few, all) in ua12.iter().zip(&default_ua12) {
+        assert!(few < all, "{ua12:?} against the default's {default_ua12:?}");
+    }
 }

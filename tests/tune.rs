@@ -109,4 +109,55 @@ fn bad_values_are_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("chunk must be in"));
     let out = s17(dir.path(), &["tune", "--random", "1", "--ua-limit", "x"]);
     assert_eq!(out.status.code(), Some(2), "usage error");
+    let out = s17(dir.path(), &["tune", "--random", "1", "--fillings", "5,0"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("fillings must be in 1..=1000000, got 0")
+    );
+}
+
+/// Every option of the table takes a list, `--fillings` too, and gets a
+/// column.
+#[test]
+fn fillings_get_a_list_and_a_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = s17(
+        dir.path(),
+        &[
+            "tune",
+            "--random",
+            "1",
+            "--seed",
+            "7",
+            "--fillings",
+            "1,2000",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(
+        header[..6],
+        [
+            "chunk",
+            "ua_limit",
+            "gua_limit",
+            "ua12_digits",
+            "gua_digits",
+            "fillings"
+        ]
+    );
+    let mut fillings: Vec<&str> = lines[1..]
+        .iter()
+        .map(|line| line.split_whitespace().nth(5).unwrap())
+        .collect();
+    fillings.sort();
+    assert_eq!(fillings, ["1", "2000"]);
 }

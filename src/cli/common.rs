@@ -5,43 +5,95 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::band::BandCatalogue;
-use crate::search::SearchConfig;
+use crate::search::{SearchConfig, TUNING_OPTIONS, TuningOption};
 use crate::tables::{self, BandTables, TableError, default_table_path};
 
-/// Search tuning options (see `SearchConfig` for what each one does).
-#[derive(clap::Args, Debug, Clone)]
+/// Search tuning options: one flag per entry of [`TUNING_OPTIONS`], with
+/// its default, range (checked by clap: a value out of range is a usage
+/// error) and help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TuningArgs {
-    /// UAs kept in the bit vectors of one 2X2Y step (1-256).
-    #[arg(long, default_value_t = SearchConfig::default().ua_limit)]
-    pub ua_limit: usize,
-    /// GUAs kept in the bit vectors of one 2X2Y step (0-512; `exhaust`: 8 times as many, shared by the bands 3 of an entry).
-    #[arg(long, default_value_t = SearchConfig::default().gua_limit)]
-    pub gua_limit: usize,
-    /// Y vectors per block of the XY inner loop (16-4096).
-    #[arg(long, default_value_t = SearchConfig::default().chunk)]
-    pub chunk: usize,
-    /// Largest digit subset freed when harvesting UAs of bands 1+2 (2-6).
-    #[arg(long, default_value_t = SearchConfig::default().ua12_digits)]
-    pub ua12_digits: usize,
-    /// Largest digit subset freed when harvesting gangster UAs (2-6).
-    #[arg(long, default_value_t = SearchConfig::default().gua_digits)]
-    pub gua_digits: usize,
+    config: SearchConfig,
 }
 
 impl TuningArgs {
+    /// The configuration given (clap has checked the ranges already; the
+    /// check here is kept for configurations built in other ways).
     pub fn config(&self) -> anyhow::Result<SearchConfig> {
-        let config = SearchConfig {
-            ua_limit: self.ua_limit,
-            gua_limit: self.gua_limit,
-            chunk: self.chunk,
-            ua12_digits: self.ua12_digits,
-            gua_digits: self.gua_digits,
-            ..SearchConfig::default()
-        };
-        config
+        self.config
             .validate()
             .map_err(|e| anyhow::anyhow!("bad tuning option: {e}"))?;
-        Ok(config)
+        Ok(self.config)
+    }
+}
+
+/// The flag of a tuning option: its name and help (`lead`, then the
+/// table's help and range).
+pub fn tuning_arg(option: &TuningOption, lead: Option<&str>) -> clap::Arg {
+    let help = match lead {
+        Some(lead) => format!("{lead}: {}", option.help),
+        None => {
+            let mut chars = option.help.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase());
+            first.into_iter().chain(chars).collect()
+        }
+    };
+    clap::Arg::new(option.name)
+        .long(option.name)
+        .help(format!("{help} [range: {}-{}]", option.min, option.max))
+}
+
+/// Each tuning option's default as text, for clap (which keeps
+/// `&'static str` defaults).
+pub fn tuning_default(k: usize) -> &'static str {
+    static DEFAULTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    &DEFAULTS.get_or_init(|| {
+        TUNING_OPTIONS
+            .iter()
+            .map(|o| o.default.to_string())
+            .collect()
+    })[k]
+}
+
+impl clap::Args for TuningArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        TUNING_OPTIONS
+            .iter()
+            .enumerate()
+            .fold(cmd, |cmd, (k, option)| {
+                cmd.arg(
+                    tuning_arg(option, None)
+                        .value_name("N")
+                        .value_parser(
+                            clap::builder::RangedU64ValueParser::<usize>::new()
+                                .range(option.min as u64..=option.max as u64),
+                        )
+                        .default_value(tuning_default(k)),
+                )
+            })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for TuningArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = TuningArgs {
+            config: SearchConfig::default(),
+        };
+        args.update_from_arg_matches(matches)?;
+        Ok(args)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for option in &TUNING_OPTIONS {
+            if let Some(&value) = matches.get_one::<usize>(option.name) {
+                (option.set)(&mut self.config, value);
+            }
+        }
+        Ok(())
     }
 }
 

@@ -13,11 +13,11 @@ use anyhow::Context;
 use crate::generate::random_grid;
 use crate::grid::{Grid, Puzzle};
 use crate::scan::{Catalogue, Slice, Totals, scan};
-use crate::search::{SearchConfig, Searcher};
+use crate::search::{SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
 
 use super::Outcome;
 use super::common::progress_bar;
-use super::common::{TablesArg, init_threads, load_tables};
+use super::common::{TablesArg, init_threads, load_tables, tuning_arg, tuning_default};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -35,26 +35,90 @@ pub struct Args {
     /// Seed of --random.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Values of the XY chunk size to try (comma-separated).
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [SearchConfig::default().chunk])]
-    pub chunk: Vec<usize>,
-    /// Values of the UA limit of a 2X2Y step to try (comma-separated).
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [SearchConfig::default().ua_limit])]
-    pub ua_limit: Vec<usize>,
-    /// Values of the GUA limit of a 2X2Y step to try (comma-separated).
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [SearchConfig::default().gua_limit])]
-    pub gua_limit: Vec<usize>,
-    /// Values of the UA12 harvest digit-subset limit to try.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [SearchConfig::default().ua12_digits])]
-    pub ua12_digits: Vec<usize>,
-    /// Values of the GUA harvest digit-subset limit to try.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_values_t = [SearchConfig::default().gua_digits])]
-    pub gua_digits: Vec<usize>,
+    #[command(flatten)]
+    pub values: TuningLists,
     /// Worker threads (0 = all cores); 1 (the default) gives stable timings.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     #[command(flatten)]
     pub tables: TablesArg,
+}
+
+/// The values to try of each tuning option: one flag per entry of
+/// [`TUNING_OPTIONS`] taking a comma-separated list (default: the
+/// option's default). Values are checked against the table's ranges
+/// before any search, and one out of range fails the run (exit 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TuningLists {
+    /// Per option, in table order.
+    lists: Vec<Vec<usize>>,
+}
+
+impl TuningLists {
+    /// Every combination of the listed values, the first option's values
+    /// varying slowest; an error for the first out of range.
+    pub fn configs(&self) -> anyhow::Result<Vec<SearchConfig>> {
+        let mut configs = vec![SearchConfig::default()];
+        for (option, values) in TUNING_OPTIONS.iter().zip(&self.lists) {
+            configs = configs
+                .iter()
+                .flat_map(|config| {
+                    values.iter().map(move |&value| {
+                        let mut config = *config;
+                        (option.set)(&mut config, value);
+                        config
+                    })
+                })
+                .collect();
+        }
+        for config in &configs {
+            config
+                .validate()
+                .map_err(|e| anyhow::anyhow!("bad tuning value: {e}"))?;
+        }
+        Ok(configs)
+    }
+}
+
+impl clap::Args for TuningLists {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        TUNING_OPTIONS
+            .iter()
+            .enumerate()
+            .fold(cmd, |cmd, (k, option)| {
+                cmd.arg(
+                    tuning_arg(option, Some("Values to try (comma-separated)"))
+                        .value_name("LIST")
+                        .value_delimiter(',')
+                        .action(clap::ArgAction::Append)
+                        .value_parser(clap::value_parser!(usize))
+                        .default_value(tuning_default(k)),
+                )
+            })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for TuningLists {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut lists = TuningLists {
+            lists: TUNING_OPTIONS.iter().map(|o| vec![o.default]).collect(),
+        };
+        lists.update_from_arg_matches(matches)?;
+        Ok(lists)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for (option, list) in TUNING_OPTIONS.iter().zip(&mut self.lists) {
+            if let Some(values) = matches.get_many::<usize>(option.name) {
+                *list = values.copied().collect();
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One combination's run.
@@ -90,29 +154,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     };
     anyhow::ensure!(!grids.is_empty(), "no grid to search");
-    let mut configs = Vec::new();
-    for &chunk in &args.chunk {
-        for &ua_limit in &args.ua_limit {
-            for &gua_limit in &args.gua_limit {
-                for &ua12_digits in &args.ua12_digits {
-                    for &gua_digits in &args.gua_digits {
-                        let config = SearchConfig {
-                            chunk,
-                            ua_limit,
-                            gua_limit,
-                            ua12_digits,
-                            gua_digits,
-                            ..SearchConfig::default()
-                        };
-                        config
-                            .validate()
-                            .map_err(|e| anyhow::anyhow!("bad tuning value: {e}"))?;
-                        configs.push(config);
-                    }
-                }
-            }
-        }
-    }
+    let configs = args.values.configs()?;
 
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
     let bar = progress_bar(
@@ -172,31 +214,22 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     rows.sort_by(|a, b| a.wall.total_cmp(&b.wall));
     let mut out = BufWriter::new(std::io::stdout().lock());
+    for option in &TUNING_OPTIONS {
+        write!(out, "{:>w$} ", column(option), w = width(option))?;
+    }
     writeln!(
         out,
-        "{:>6} {:>8} {:>9} {:>11} {:>10} {:>9} {:>12} {:>14} {:>11} {:>12} {:>5}",
-        "chunk",
-        "ua_limit",
-        "gua_limit",
-        "ua12_digits",
-        "gua_digits",
-        "total_s",
-        "cpu_per_grid",
-        "xy_tested",
-        "survivors",
-        "final_checks",
-        "17s"
+        "{:>9} {:>12} {:>14} {:>11} {:>12} {:>5}",
+        "total_s", "cpu_per_grid", "xy_tested", "survivors", "final_checks", "17s"
     )?;
     for row in &rows {
         let (c, s) = (&row.config, &row.totals.stats);
+        for option in &TUNING_OPTIONS {
+            write!(out, "{:>w$} ", (option.get)(c), w = width(option))?;
+        }
         writeln!(
             out,
-            "{:>6} {:>8} {:>9} {:>11} {:>10} {:>9.3} {:>12.3} {:>14} {:>11} {:>12} {:>5}",
-            c.chunk,
-            c.ua_limit,
-            c.gua_limit,
-            c.ua12_digits,
-            c.gua_digits,
+            "{:>9.3} {:>12.3} {:>14} {:>11} {:>12} {:>5}",
             row.wall,
             row.totals.cpu_time.as_secs_f64() / row.totals.grids.max(1) as f64,
             s.xy_tested,
@@ -216,9 +249,20 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     Ok(good)
 }
 
+/// An option's column heading: its field name.
+fn column(option: &TuningOption) -> String {
+    option.name.replace('-', "_")
+}
+
+fn width(option: &TuningOption) -> usize {
+    option.name.len().max(6)
+}
+
+/// `chunk=256 ua_limit=256 ...`: every option's value in `c`.
 fn describe(c: &SearchConfig) -> String {
-    format!(
-        "chunk={} ua_limit={} gua_limit={} ua12_digits={} gua_digits={}",
-        c.chunk, c.ua_limit, c.gua_limit, c.ua12_digits, c.gua_digits
-    )
+    TUNING_OPTIONS
+        .iter()
+        .map(|option| format!("{}={}", column(option), (option.get)(c)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -13,6 +13,7 @@ pub mod band3;
 pub mod classes;
 pub mod harvest;
 pub mod hitting;
+pub mod options;
 pub mod part1;
 pub mod plan;
 mod sets;
@@ -31,72 +32,9 @@ use crate::grid::{Grid, Puzzle};
 use crate::tables::{BandTables, TableError};
 
 pub use harvest::Gua;
+pub use options::{ConfigError, SearchConfig, TUNING_OPTIONS, TuningOption};
 pub use plan::{Choice, Counts, Rank};
 pub use sets::BandSets;
-
-/// Tunable parameters of the search, with documented defaults and ranges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchConfig {
-    /// UAs kept in the bit vectors of one 2X2Y step (1..=256; default 256).
-    /// More UAs: fewer survivors, wider vectors.
-    pub ua_limit: usize,
-    /// GUAs kept in the bit vectors of one step (0..=512; default 512).
-    /// `s17 exhaust` keeps 8 times as many, shared by the bands 3 of an
-    /// entry ([`classes`]).
-    pub gua_limit: usize,
-    /// Y vectors per block of the XY inner loop (16..=4096; default 256;
-    /// the AVX-512 loop takes at most 256 at a time).
-    pub chunk: usize,
-    /// Largest digit subset freed when harvesting UA12 (2..=6; default 4:
-    /// since a choice's cheap rows run first, their failed checks give the
-    /// UA12 that matter, and 4 digits beat 5 on every sample measured,
-    /// benches/README.md).
-    pub ua12_digits: usize,
-    /// Largest digit subset freed when harvesting GUAs (2..=6; default 4).
-    pub gua_digits: usize,
-    /// Fillings enumerated per harvest subproblem (default 2000).
-    pub fillings: usize,
-}
-
-impl Default for SearchConfig {
-    fn default() -> Self {
-        SearchConfig {
-            ua_limit: 256,
-            gua_limit: 512,
-            chunk: 256,
-            ua12_digits: 4,
-            gua_digits: 4,
-            fillings: 2000,
-        }
-    }
-}
-
-impl SearchConfig {
-    /// Checks the ranges documented on the fields.
-    pub fn validate(&self) -> Result<(), String> {
-        let check = |name: &str, v: usize, lo: usize, hi: usize| {
-            if (lo..=hi).contains(&v) {
-                Ok(())
-            } else {
-                Err(format!("{name} must be in {lo}..={hi}, got {v}"))
-            }
-        };
-        check("ua_limit", self.ua_limit, 1, 256)?;
-        check("gua_limit", self.gua_limit, 0, 512)?;
-        check("chunk", self.chunk, 16, 4096)?;
-        check("ua12_digits", self.ua12_digits, 2, 6)?;
-        check("gua_digits", self.gua_digits, 2, 6)?;
-        check("fillings", self.fillings, 1, 1_000_000)
-    }
-
-    pub(crate) fn harvest_limits(&self) -> harvest::HarvestLimits {
-        harvest::HarvestLimits {
-            ua12_digits: self.ua12_digits,
-            gua_digits: self.gua_digits,
-            fillings: self.fillings,
-        }
-    }
-}
 
 /// Stage counters of a search, merged with `+=`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
