@@ -4,6 +4,7 @@
 //! `status` says how far it is, `merge` gathers the 17s.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -126,7 +127,9 @@ fn plan(args: PlanArgs) -> Outcome {
     set_executable(&script)?;
     write_atomically(&units, plan.to_tsv().as_bytes())?;
     let largest = plan.largest().expect("a plan has a unit");
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "s17 campaign plan: {} units, {} core-hours estimated for {} entries; largest unit {} (slice {}, entries {}..{}): {} core-hours",
         plan.units.len(),
         hours(plan.seconds()),
@@ -136,14 +139,15 @@ fn plan(args: PlanArgs) -> Outcome {
         largest.entries.start,
         largest.entries.end,
         hours(largest.est_seconds),
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "wrote {} and {}; build the band tables once (`s17 tables build`), then submit:",
         units.display(),
         script.display()
-    );
+    )?;
     for cmd in plan.submit_commands(&campaign::sbatch_path(&abs)) {
-        println!("  {cmd}");
+        writeln!(out, "  {cmd}")?;
     }
     Ok(true)
 }
@@ -193,13 +197,15 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
         );
     }
     let exhauster = Exhauster::new(&ed, &tables, config);
-    let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids");
+    let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 17s");
+    let counts = std::sync::Mutex::new((0u64, 0u64));
     let totals = run
         .search(&exhauster, &todo, &|r, _| {
+            let mut c = counts.lock().expect("no panic while counting");
+            c.0 += r.grids;
+            c.1 += r.puzzles.len() as u64;
+            bar.set_message(format!("{} grids, {} 17s", c.0, c.1));
             bar.inc(1);
-            if r.grids > 0 {
-                bar.set_message(format!("entry {}", r.entry));
-            }
         })
         .with_context(|| {
             format!(
@@ -227,7 +233,9 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
 
 fn status(args: StatusArgs) -> Outcome {
     let status = Status::read(&args.dir)?;
-    print!("{}", report(&args.dir, &status));
+    std::io::stdout()
+        .lock()
+        .write_all(report(&args.dir, &status).as_bytes())?;
     Ok(status.complete())
 }
 
