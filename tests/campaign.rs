@@ -275,15 +275,20 @@ fn units_of(dir: &Path) -> usize {
 
 /// A copy of the finished campaign in a directory of its own.
 fn copy_of_finished(name: &str) -> PathBuf {
-    let from = finished();
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for item in std::fs::read_dir(from).unwrap() {
+            let item = item.unwrap();
+            let target = to.join(item.file_name());
+            if item.file_type().unwrap().is_dir() {
+                copy(&item.path(), &target);
+            } else {
+                std::fs::copy(item.path(), &target).unwrap();
+            }
+        }
+    }
     let dir = temp(name);
-    let status = Command::new("cp")
-        .arg("-r")
-        .arg(from)
-        .arg(&dir)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    copy(finished(), &dir);
     dir
 }
 
