@@ -31,6 +31,7 @@
 //! The 17s are given as minlex puzzles, sorted and distinct per entry.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::time::Instant;
 
 use crate::band::{BandId, band_uas};
@@ -38,6 +39,7 @@ use crate::bits::Mask54;
 use crate::canon::minlex_puzzle;
 use crate::ed::{Band3Visit, Choices, Ed, Entry};
 use crate::grid::{Grid, Puzzle};
+use crate::scan::{self, Fingerprint};
 use crate::search::band3::Band3State;
 use crate::search::harvest::spanning_ua12;
 use crate::search::part1::Bands12;
@@ -96,6 +98,25 @@ pub fn visit_rows(choices: Choices, min_size: [usize; 3]) -> Vec<Counts> {
     rows.sort();
     rows.dedup();
     rows
+}
+
+/// The checkpoint header of `s17 exhaust -o` for entries `range` of slice
+/// `k` (`..u64::MAX`: to the slice's end) under `config`: it names the
+/// piece of work, so a resume with another slice, range or tuning is
+/// refused. `s17 campaign` writes its units' files under the same header.
+pub fn checkpoint_header(k: usize, range: &Range<u64>, config: &SearchConfig) -> String {
+    let detail = format!(
+        "band={k} entries={}..{}",
+        range.start,
+        if range.end == u64::MAX {
+            String::new()
+        } else {
+            range.end.to_string()
+        },
+    );
+    let mut fingerprint = Fingerprint::new();
+    fingerprint.update(format!("{detail} {config:?}").as_bytes());
+    scan::checkpoint_header("exhaust", fingerprint.finish(), &detail)
 }
 
 impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {

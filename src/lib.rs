@@ -6,6 +6,7 @@
 
 pub mod band;
 pub mod bits;
+pub mod campaign;
 pub mod canon;
 pub mod cli;
 pub mod ed;

@@ -312,7 +312,8 @@ fn complete_lines(bytes: &[u8]) -> (Vec<&[u8]>, bool) {
     (lines, !tail.is_empty())
 }
 
-/// `INDEX<TAB>REST` with a positive decimal index.
+/// `INDEX<TAB>REST` with a decimal index (scan's lines count from 1,
+/// exhaust's entries from 0).
 fn split_index(line: &[u8]) -> Option<(usize, &[u8])> {
     let tab = line.iter().position(|&b| b == b'\t')?;
     let (digits, rest) = (&line[..tab], &line[tab + 1..]);
@@ -320,7 +321,7 @@ fn split_index(line: &[u8]) -> Option<(usize, &[u8])> {
         return None;
     }
     let index = std::str::from_utf8(digits).ok()?.parse().ok()?;
-    (index > 0).then_some((index, rest))
+    Some((index, rest))
 }
 
 fn parse_entry(line: &[u8]) -> Option<(usize, usize)> {

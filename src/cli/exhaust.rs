@@ -16,7 +16,7 @@ use crate::ed::{Ed, Entry};
 use crate::exhaust::Exhauster;
 use crate::grid::Puzzle;
 use crate::known::{KnownSet, describe};
-use crate::scan::{Fingerprint, ResultFiles, checkpoint_header};
+use crate::scan::ResultFiles;
 use crate::search::{Stats, ThreadClock};
 
 use super::Outcome;
@@ -120,20 +120,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     };
     let mode = open_mode(args.resume, args.force);
-    // The checkpoint names the piece of work: a resume with another slice,
-    // range or tuning is refused.
-    let detail = format!(
-        "band={k} entries={}..{}",
-        range.start,
-        if range.end == u64::MAX {
-            String::new()
-        } else {
-            range.end.to_string()
-        },
-    );
-    let mut fingerprint = Fingerprint::new();
-    fingerprint.update(format!("{detail} {config:?}").as_bytes());
-    let header = checkpoint_header("exhaust", fingerprint.finish(), &detail);
+    let header = crate::exhaust::checkpoint_header(k, &range, &config);
     let (mut files, state) = ResultFiles::open(&output, &header, mode)?;
     let new_before = match &known {
         Some(set) => files.track_new(Arc::clone(set), &state.found)?,

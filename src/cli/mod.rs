@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+mod campaign;
 mod canon;
 mod common;
 mod enumerate;
@@ -57,6 +58,8 @@ enum Command {
     Enumerate(enumerate::Args),
     /// Every 17 of a slice of the ED catalogue (or a range of its entries).
     Exhaust(exhaust::Args),
+    /// Many slices of the ED catalogue as units for a cluster: plan, run, status, merge.
+    Campaign(campaign::Args),
 }
 
 /// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
@@ -81,6 +84,7 @@ pub fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args, cli.quiet),
         Command::Enumerate(args) => enumerate::run(args, cli.quiet),
         Command::Exhaust(args) => exhaust::run(args, cli.quiet),
+        Command::Campaign(args) => campaign::run(args, cli.quiet),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,0 +1,124 @@
+//! A campaign: the exhaustive search of many entries of the ED catalogue
+//! (up to all of it, about 16.5 core-years), cut into units of about equal
+//! estimated cost that a cluster runs as a job array (`s17 campaign`;
+//! ARCHITECTURE.md, "Campaigns").
+//!
+//! A campaign is a directory:
+//!
+//! - `units.tsv`, the plan ([`plan`]): a header naming it, then one line
+//!   `UNIT<TAB>K<TAB>A<TAB>B<TAB>EST_SECONDS` per unit, a range of entries
+//!   A..B of slice K. The units are numbered 0, 1, 2, … in order and cover
+//!   every planned entry exactly once.
+//! - `campaign.sbatch`, the Slurm array script over the units.
+//! - `out/UNIT.txt` and `out/UNIT.txt.done`: the unit's 17s and checkpoint,
+//!   exactly as `s17 exhaust --band K --entries A..B -o out/UNIT.txt` writes
+//!   them (same header, [`crate::exhaust::checkpoint_header`]), so a killed
+//!   or requeued unit continues where it stopped ([`run`]).
+//! - `out/UNIT.txt.cost`: one line `ENTRY<TAB>GRIDS<TAB>BANDS3<TAB>SECONDS`
+//!   per entry searched (the thread CPU time of its search), written just
+//!   before the entry's checkpoint line: statistics only (ED grids, CPU
+//!   hours), never used to decide what is done.
+//! - `logs/`: the array tasks' logs.
+//!
+//! [`status`] reads a campaign back: which units are done, partial or not
+//! started, and any entry checkpointed twice or outside its unit; a
+//! campaign is complete when every planned entry is checkpointed exactly
+//! once. [`status::merge`] gathers the 17s of all units.
+//!
+//! Costs come from `data/ed-costs.tsv` ([`costs`]): the mean CPU seconds
+//! per entry of each slice, from `s17 exhaust --estimate`.
+
+pub mod costs;
+pub mod plan;
+pub mod run;
+pub mod status;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::scan::ScanError;
+use crate::tables::TableError;
+
+pub use costs::CostTable;
+pub use plan::{Plan, PlanSpec, Unit};
+pub use run::UnitRun;
+pub use status::{Merged, Problem, Status, UnitState, UnitStatus, merge};
+
+/// The slices of the ED catalogue (one per catalogue band).
+pub const SLICES: usize = crate::tables::CATALOGUE_LEN;
+
+/// Why a campaign command could not do its work.
+#[derive(Debug, thiserror::Error)]
+pub enum CampaignError {
+    #[error("{}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// A bad `--slices` list (the item, what is wrong).
+    #[error("--slices: {0}")]
+    BadList(String),
+    /// A bad `--unit-hours`.
+    #[error("--unit-hours: {0}")]
+    BadUnitHours(String),
+    /// A cost table or units file that does not parse.
+    #[error("{}: line {line}: {reason}", path.display())]
+    BadFile {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
+    #[error("{} already holds a plan (units.tsv); pass --force to replace it", .0.display())]
+    PlanExists(PathBuf),
+    #[error("no unit {unit} in {}: the plan has units 0 to {}", dir.display(), units.saturating_sub(1))]
+    NoSuchUnit {
+        dir: PathBuf,
+        unit: usize,
+        units: usize,
+    },
+    #[error("the campaign in {} is incomplete:\n{missing}", dir.display())]
+    Incomplete { dir: PathBuf, missing: String },
+    #[error(transparent)]
+    Scan(#[from] ScanError),
+    #[error("slice {k}, entry {entry}")]
+    Entry {
+        k: usize,
+        entry: u64,
+        #[source]
+        source: TableError,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> CampaignError + '_ {
+    move |source| CampaignError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The plan of a campaign: `DIR/units.tsv`.
+pub fn units_path(dir: &Path) -> PathBuf {
+    dir.join("units.tsv")
+}
+
+/// The Slurm array script of a campaign: `DIR/campaign.sbatch`.
+pub fn sbatch_path(dir: &Path) -> PathBuf {
+    dir.join("campaign.sbatch")
+}
+
+/// The directory of the units' result files: `DIR/out`.
+pub fn out_dir(dir: &Path) -> PathBuf {
+    dir.join("out")
+}
+
+/// Unit `unit`'s output (`DIR/out/UNIT.txt`; its checkpoint is
+/// `FILE.done`, [`crate::scan::checkpoint_path`]).
+pub fn unit_output(dir: &Path, unit: usize) -> PathBuf {
+    out_dir(dir).join(format!("{unit}.txt"))
+}
+
+/// Unit `unit`'s cost record: `DIR/out/UNIT.txt.cost`.
+pub fn unit_costs(dir: &Path, unit: usize) -> PathBuf {
+    out_dir(dir).join(format!("{unit}.txt.cost"))
+}

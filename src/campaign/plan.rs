@@ -1,0 +1,560 @@
+//! Planning a campaign: which entries (`--slices LIST`), cut into units of
+//! about H core-hours by the cost table, written as `units.tsv` and a Slurm
+//! array script.
+//!
+//! LIST is `all`, or items separated by commas: a slice `K`, a run of
+//! slices `A..B` (A to B-1; `A..` to the last), or entries of one slice
+//! `K:A..B` (A to B-1; `K:A..` to the slice's end). Items may come in any
+//! order but may not overlap; the plan takes them in slice and entry order.
+//!
+//! Cutting: a planned range of n entries of slice K, each estimated at c
+//! seconds (the slice's mean), becomes m units of nearly equal length,
+//! m = n·c / (H·3600) rounded up, at least 1 and at most n, and large
+//! enough that no unit of two or more entries is estimated above 2H. So a
+//! unit is estimated at most H plus one entry (a Slurm time limit can be
+//! set from H), and within twice H unless it is a single entry; a range
+//! of more than H gives units of more than H/2. A unit never crosses a
+//! slice and never splits an entry, and the units of a range follow each
+//! other without gap or overlap: every planned entry is in exactly one unit.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+use std::path::Path;
+
+use super::{CampaignError, CostTable, SLICES};
+
+/// The first line of `units.tsv` starts with this.
+pub const MAGIC: &str = "# s17 campaign plan v1";
+
+/// The column line of `units.tsv`.
+const COLUMNS: &str = "# UNIT\tK\tA\tB\tEST_SECONDS";
+
+/// The most units a plan may have (a plan with more asks for units far
+/// below a useful size; raise `--unit-hours`).
+pub const MAX_UNITS: usize = 1_000_000;
+
+/// Units per `sbatch` call: array indices 0 to 999, under Slurm's default
+/// MaxArraySize (1001).
+pub const ARRAY_CHUNK: usize = 1000;
+
+/// One unit: entries `entries` of slice `k`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    /// Its number: its line in `units.tsv`, from 0.
+    pub number: usize,
+    pub k: usize,
+    pub entries: Range<u64>,
+    /// Its estimated CPU seconds.
+    pub est_seconds: f64,
+}
+
+impl Unit {
+    /// Its number of entries.
+    pub fn len(&self) -> u64 {
+        self.entries.end - self.entries.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The entries a campaign searches: ranges of entries of slices, in slice
+/// and entry order, none empty, none overlapping.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanSpec {
+    pub pieces: Vec<(usize, Range<u64>)>,
+    /// The list as given, without whitespace.
+    pub list: String,
+}
+
+impl PlanSpec {
+    /// Parses LIST (module note) against the slices' entry counts.
+    pub fn parse(list: &str, costs: &CostTable) -> Result<PlanSpec, CampaignError> {
+        let bad = |item: &str, why: String| CampaignError::BadList(format!("{item:?}: {why}"));
+        let compact: String = list.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact.is_empty() {
+            return Err(CampaignError::BadList(
+                "empty; give `all`, slices (`0..416`, `26,28,30`) or a slice's entries (`331:1683700..1684300`)"
+                    .into(),
+            ));
+        }
+        let entries = |k: usize| costs.slices[k].entries;
+        let mut pieces = Vec::new();
+        if compact == "all" {
+            pieces.extend((0..SLICES).map(|k| (k, 0..entries(k))));
+        } else {
+            for item in compact.split(',') {
+                if item.is_empty() {
+                    return Err(CampaignError::BadList(format!(
+                        "an empty item in {compact:?}"
+                    )));
+                }
+                let slice = |text: &str| -> Result<usize, CampaignError> {
+                    let k: usize = text
+                        .parse()
+                        .map_err(|_| bad(item, format!("{text:?} is not a slice number")))?;
+                    if k >= SLICES {
+                        return Err(bad(
+                            item,
+                            format!("slice {k}: slices are 0 to {}", SLICES - 1),
+                        ));
+                    }
+                    Ok(k)
+                };
+                if let Some((k, range)) = item.split_once(':') {
+                    let k = slice(k)?;
+                    let range = parse_range(range, entries(k)).map_err(|e| bad(item, e))?;
+                    if range.end > entries(k) {
+                        return Err(bad(
+                            item,
+                            format!(
+                                "slice {k} has {} entries (0 to {})",
+                                entries(k),
+                                entries(k) - 1
+                            ),
+                        ));
+                    }
+                    pieces.push((k, range));
+                } else if item.contains("..") {
+                    let range = parse_range(item, SLICES as u64).map_err(|e| bad(item, e))?;
+                    if range.end > SLICES as u64 {
+                        return Err(bad(item, format!("slices are 0 to {}", SLICES - 1)));
+                    }
+                    pieces.extend(range.map(|k| (k as usize, 0..entries(k as usize))));
+                } else {
+                    let k = slice(item)?;
+                    pieces.push((k, 0..entries(k)));
+                }
+            }
+        }
+        pieces.sort_by_key(|(k, r)| (*k, r.start));
+        for pair in pieces.windows(2) {
+            let ((k1, r1), (k2, r2)) = (&pair[0], &pair[1]);
+            if k1 == k2 && r2.start < r1.end {
+                return Err(CampaignError::BadList(format!(
+                    "entries {}..{} and {}..{} of slice {k1} overlap (an entry is planned once)",
+                    r1.start, r1.end, r2.start, r2.end
+                )));
+            }
+        }
+        Ok(PlanSpec {
+            pieces,
+            list: compact,
+        })
+    }
+}
+
+/// `A..B` (B exclusive, non-empty; `A..` ends at `end`).
+fn parse_range(text: &str, end: u64) -> Result<Range<u64>, String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("expected A..B, got {text:?}"))?;
+    let number = |s: &str| -> Result<u64, String> {
+        s.parse().map_err(|_| format!("{s:?} is not a number"))
+    };
+    let a = number(a)?;
+    let b = if b.is_empty() { end } else { number(b)? };
+    if a >= b {
+        return Err(format!("the range {a}..{b} is empty"));
+    }
+    Ok(a..b)
+}
+
+/// Checks `--unit-hours`: a finite number above 0.
+pub fn check_unit_hours(hours: f64) -> Result<f64, CampaignError> {
+    if !hours.is_finite() || hours <= 0.0 {
+        return Err(CampaignError::BadUnitHours(format!(
+            "{hours} is not a positive number of core-hours"
+        )));
+    }
+    Ok(hours)
+}
+
+/// The number of units for `n` entries of `per_entry` seconds each, with
+/// units of about `target` seconds (module note).
+fn unit_count(n: u64, per_entry: f64, target: f64) -> u64 {
+    let mut m = ((n as f64 * per_entry / target).ceil() as u64).clamp(1, n);
+    // At most `cap` entries per unit keeps a unit of two or more entries
+    // within twice the target.
+    let cap = (2.0 * target / per_entry).floor() as u64;
+    if cap <= 1 {
+        m = n;
+    } else {
+        m = m.max(n.div_ceil(cap));
+    }
+    m
+}
+
+/// A campaign's units, and the header naming the plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The first line of `units.tsv`, without its newline.
+    pub header: String,
+    pub units: Vec<Unit>,
+}
+
+impl Plan {
+    /// Cuts `spec` into units of about `unit_hours` core-hours by `costs`.
+    pub fn new(spec: &PlanSpec, unit_hours: f64, costs: &CostTable) -> Result<Plan, CampaignError> {
+        let hours = check_unit_hours(unit_hours)?;
+        let target = hours * 3600.0;
+        let counts: Vec<u64> = spec
+            .pieces
+            .iter()
+            .map(|(k, r)| unit_count(r.end - r.start, costs.slices[*k].per_entry, target))
+            .collect();
+        let total: u64 = counts.iter().sum();
+        if total > MAX_UNITS as u64 {
+            return Err(CampaignError::BadUnitHours(format!(
+                "{hours} core-hours per unit gives {total} units, more than {MAX_UNITS}; plan larger units"
+            )));
+        }
+        let mut units = Vec::with_capacity(total as usize);
+        for ((k, range), &m) in spec.pieces.iter().zip(&counts) {
+            let n = range.end - range.start;
+            for i in 0..m {
+                // Nearly equal lengths, in order: unit i ends where unit i+1 starts.
+                let a = range.start + i * n / m;
+                let b = range.start + (i + 1) * n / m;
+                units.push(Unit {
+                    number: units.len(),
+                    k: *k,
+                    entries: a..b,
+                    est_seconds: costs.seconds(*k, b - a),
+                });
+            }
+        }
+        let mut plan = Plan {
+            header: String::new(),
+            units,
+        };
+        plan.header = format!(
+            "{MAGIC} slices={} unit-hours={hours} units={} entries={} est-core-hours={} costs={}",
+            spec.list,
+            plan.units.len(),
+            plan.entries(),
+            format_hours(plan.seconds()),
+            costs.source,
+        );
+        Ok(plan)
+    }
+
+    /// Entries planned.
+    pub fn entries(&self) -> u64 {
+        self.units.iter().map(Unit::len).sum()
+    }
+
+    /// Estimated CPU seconds of the whole plan.
+    pub fn seconds(&self) -> f64 {
+        self.units.iter().map(|u| u.est_seconds).sum()
+    }
+
+    /// The unit with the largest estimate (the first of them).
+    pub fn largest(&self) -> Option<&Unit> {
+        self.units
+            .iter()
+            .reduce(|a, b| if b.est_seconds > a.est_seconds { b } else { a })
+    }
+
+    /// The text of `units.tsv`.
+    pub fn to_tsv(&self) -> String {
+        let mut text = format!("{}\n{COLUMNS}\n", self.header);
+        for u in &self.units {
+            writeln!(
+                text,
+                "{}\t{}\t{}\t{}\t{:.1}",
+                u.number, u.k, u.entries.start, u.entries.end, u.est_seconds
+            )
+            .expect("write to a String");
+        }
+        text
+    }
+
+    /// Reads `units.tsv` (`path` names it in errors): the header, then
+    /// units numbered 0, 1, 2, … with valid, non-empty ranges.
+    pub fn parse(text: &str, path: &Path) -> Result<Plan, CampaignError> {
+        let bad = |line: usize, reason: String| CampaignError::BadFile {
+            path: path.to_path_buf(),
+            line,
+            reason,
+        };
+        let mut lines = text.lines().enumerate();
+        let header = match lines.next() {
+            Some((_, h)) if h.starts_with(MAGIC) => h.to_string(),
+            _ => return Err(bad(1, format!("not a campaign plan (no {MAGIC:?} header)"))),
+        };
+        let mut units = Vec::new();
+        for (i, line) in lines {
+            let n = i + 1;
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let f: Vec<&str> = line.split('\t').collect();
+            if f.len() != 5 {
+                return Err(bad(n, format!("expected 5 fields, got {}", f.len())));
+            }
+            let int = |j: usize| -> Result<u64, CampaignError> {
+                f[j].parse()
+                    .map_err(|_| bad(n, format!("field {} is not a number: {:?}", j + 1, f[j])))
+            };
+            let (number, k, a, b) = (int(0)?, int(1)?, int(2)?, int(3)?);
+            let est_seconds: f64 = f[4]
+                .parse()
+                .map_err(|_| bad(n, format!("bad estimate {:?}", f[4])))?;
+            if number != units.len() as u64 {
+                return Err(bad(
+                    n,
+                    format!("unit {number} where {} was due", units.len()),
+                ));
+            }
+            if k >= SLICES as u64 || a >= b {
+                return Err(bad(
+                    n,
+                    format!("slice {k}, entries {a}..{b}: no such range"),
+                ));
+            }
+            units.push(Unit {
+                number: number as usize,
+                k: k as usize,
+                entries: a..b,
+                est_seconds,
+            });
+        }
+        Ok(Plan { header, units })
+    }
+
+    /// The `sbatch` commands that submit every unit, in chunks of
+    /// [`ARRAY_CHUNK`] (`script` is the path of `campaign.sbatch`).
+    pub fn submit_commands(&self, script: &Path) -> Vec<String> {
+        (0..self.units.len())
+            .step_by(ARRAY_CHUNK)
+            .map(|first| {
+                let last = (first + ARRAY_CHUNK).min(self.units.len()) - first - 1;
+                format!(
+                    "sbatch --array=0-{last} {} {first}",
+                    shell_quote(&script.display().to_string())
+                )
+            })
+            .collect()
+    }
+
+    /// The Slurm array script for a campaign in `dir` (an absolute path),
+    /// running `s17` (the binary's path, unless `$S17` is set).
+    pub fn sbatch(&self, dir: &Path, s17: &Path) -> String {
+        let d = dir.display().to_string();
+        let q = shell_quote(&d);
+        let script = super::sbatch_path(dir);
+        let mut submit = String::new();
+        for cmd in self.submit_commands(&script) {
+            writeln!(submit, "#   {cmd}").expect("write to a String");
+        }
+        let largest = format_hours(self.largest().map_or(0.0, |u| u.est_seconds));
+        format!(
+            r#"#!/usr/bin/env bash
+#SBATCH --job-name=s17-campaign
+#SBATCH --cpus-per-task=1
+#SBATCH --requeue
+#SBATCH --open-mode=append
+#SBATCH --output={d}/logs/slurm-%A_%a.out
+# {header}
+#
+# A Slurm job array over the {units} units of this campaign ({hours} core-hours
+# estimated, the largest unit {largest}). Array task i of the chunk that starts
+# at unit FIRST runs unit FIRST+i:
+#
+#   s17 campaign run {q} UNIT --threads $SLURM_CPUS_PER_TASK
+#
+# into {d}/out/UNIT.txt, resumable: a killed or requeued task continues
+# where it stopped. Build the band tables once before submitting
+# (`s17 tables build`; the tasks read them from $S17_TABLES or the cache
+# directory). Submit every chunk (Slurm's default MaxArraySize is 1001; add
+# %M to an --array to run at most M tasks at once):
+#
+{submit}#
+# Then: `s17 campaign status {q}` (exit 0 once every entry is checkpointed
+# exactly once), `s17 campaign merge {q} -o 17s.txt --known data/known17.txt`.
+# Each unit logs to {d}/logs/unit-UNIT.log (appended across requeues);
+# Slurm's own notices go to {d}/logs/slurm-JOB_TASK.out.
+#
+# Environment: S17, the s17 binary (default: the one that wrote this plan).
+set -euo pipefail
+
+die() {{ echo "campaign.sbatch: error: $*" >&2; exit 2; }}
+dir={q}
+first=${{1:-0}}
+[[ $first =~ ^[0-9]+$ ]] || die "the argument is the chunk's first unit, got '$first'"
+task=${{SLURM_ARRAY_TASK_ID:-}}
+[[ -n $task ]] || die "not an array task: submit with sbatch --array=0-N $0 FIRST"
+unit=$((first + task))
+s17=${{S17:-{s17}}}
+[[ -x $s17 ]] || die "s17 binary '$s17' not found or not executable (set S17=/path/to/s17)"
+
+mkdir -p "$dir/logs"
+exec >> "$dir/logs/unit-$unit.log" 2>&1
+echo "== $(date '+%F %T') unit $unit, job ${{SLURM_ARRAY_JOB_ID:-}}_$task (id ${{SLURM_JOB_ID:-}}) on $(hostname -s), restart ${{SLURM_RESTART_COUNT:-0}}"
+status=0
+"$s17" campaign run "$dir" "$unit" --threads "${{SLURM_CPUS_PER_TASK:-1}}" || status=$?
+if ((status == 0)); then
+    echo "== $(date '+%F %T') done: unit $unit"
+else
+    echo "== $(date '+%F %T') FAILED with exit status $status"
+fi
+exit "$status"
+"#,
+            header = self.header.trim_start_matches("# "),
+            units = self.units.len(),
+            hours = format_hours(self.seconds()),
+            s17 = shell_quote(&s17.display().to_string()),
+        )
+    }
+}
+
+/// Core-hours for people: whole above 100, three decimals below 1.
+pub fn format_hours(seconds: f64) -> String {
+    let h = seconds / 3600.0;
+    if h >= 100.0 {
+        format!("{h:.0}")
+    } else if h >= 1.0 {
+        format!("{h:.1}")
+    } else {
+        format!("{h:.3}")
+    }
+}
+
+/// `text` quoted for the shell (as is when it needs no quoting).
+fn shell_quote(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:,=@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(list: &str) -> Result<PlanSpec, CampaignError> {
+        PlanSpec::parse(list, &CostTable::committed())
+    }
+
+    #[test]
+    fn lists_parse_into_ordered_pieces() {
+        let costs = CostTable::committed();
+        let n = |k: usize| costs.slices[k].entries;
+        assert_eq!(
+            spec("30, 28").unwrap().pieces,
+            vec![(28, 0..n(28)), (30, 0..n(30))]
+        );
+        assert_eq!(
+            spec("331:1683700..1684300,2..4").unwrap().pieces,
+            vec![(2, 0..n(2)), (3, 0..n(3)), (331, 1683700..1684300)]
+        );
+        assert_eq!(spec("all").unwrap().pieces.len(), SLICES);
+        assert_eq!(spec("414..").unwrap().pieces.len(), 2);
+        assert_eq!(spec("28:70..").unwrap().pieces, vec![(28, 70..n(28))]);
+        assert_eq!(
+            spec("28:0..5,28:5..9").unwrap().pieces,
+            vec![(28, 0..5), (28, 5..9)]
+        );
+    }
+
+    #[test]
+    fn bad_lists_are_refused_with_the_item() {
+        let cases = [
+            ("", "empty"),
+            ("28,,30", "an empty item"),
+            ("416", "slices are 0 to 415"),
+            ("x", "is not a slice number"),
+            ("0..417", "slices are 0 to 415"),
+            ("5..5", "is empty"),
+            ("28:10..5", "is empty"),
+            ("28:0..81", "slice 28 has 80 entries"),
+            ("28:a..5", "is not a number"),
+            ("28:5", "expected A..B"),
+            ("28,28:3..4", "overlap"),
+            ("27..30,29", "overlap"),
+        ];
+        for (list, why) in cases {
+            let err = spec(list).unwrap_err().to_string();
+            assert!(
+                err.starts_with("--slices: ") && err.contains(why),
+                "{list:?}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_unit_hours_are_refused() {
+        let s = spec("28").unwrap();
+        let costs = CostTable::committed();
+        for h in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let err = Plan::new(&s, h, &costs).unwrap_err().to_string();
+            assert!(err.starts_with("--unit-hours: "), "{err}");
+        }
+        let err = Plan::new(&spec("all").unwrap(), 1e-6, &costs)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("more than 1000000"), "{err}");
+    }
+
+    #[test]
+    fn unit_counts_keep_units_within_twice_the_target() {
+        for (n, c, t) in [
+            (10, 1.0, 3.0),
+            (7, 0.7, 1.0),
+            (5, 0.9, 1.0),
+            (3, 5.0, 1.0),
+            (100, 0.01, 100.0),
+        ] {
+            let m = unit_count(n, c, t);
+            assert!((1..=n).contains(&m));
+            assert!(
+                m == n || n.div_ceil(m) as f64 * c <= 2.0 * t,
+                "{n} {c} {t}: {m}"
+            );
+        }
+    }
+
+    #[test]
+    fn units_tsv_reads_back() {
+        let costs = CostTable::committed();
+        let plan = Plan::new(&spec("28,331:1683700..1684300").unwrap(), 0.002, &costs).unwrap();
+        let back = Plan::parse(&plan.to_tsv(), Path::new("units.tsv")).unwrap();
+        assert_eq!(back.header, plan.header);
+        assert_eq!(back.units.len(), plan.units.len());
+        for (a, b) in back.units.iter().zip(&plan.units) {
+            assert_eq!((a.number, a.k, &a.entries), (b.number, b.k, &b.entries));
+            assert!((a.est_seconds - b.est_seconds).abs() < 0.06);
+        }
+        let err = Plan::parse("# K\n", Path::new("u.tsv"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not a campaign plan"), "{err}");
+    }
+
+    #[test]
+    fn submit_commands_chunk_under_max_array_size() {
+        let unit = |number| Unit {
+            number,
+            k: 0,
+            entries: number as u64..number as u64 + 1,
+            est_seconds: 1.0,
+        };
+        let plan = Plan {
+            header: MAGIC.into(),
+            units: (0..2345).map(unit).collect(),
+        };
+        assert_eq!(
+            plan.submit_commands(Path::new("/c d/campaign.sbatch")),
+            [
+                "sbatch --array=0-999 '/c d/campaign.sbatch' 0",
+                "sbatch --array=0-999 '/c d/campaign.sbatch' 1000",
+                "sbatch --array=0-344 '/c d/campaign.sbatch' 2000",
+            ]
+        );
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+}

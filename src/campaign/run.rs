@@ -1,0 +1,193 @@
+//! Running one unit: `s17 exhaust` on the unit's entries, into the unit's
+//! result files.
+//!
+//! The output and checkpoint are `exhaust -o`'s ([`ResultFiles`] under
+//! [`crate::exhaust::checkpoint_header`]), always opened to resume: a unit
+//! killed or requeued at any moment continues where it stopped, and loses
+//! or repeats nothing (`crate::scan`'s module note). Entries are searched
+//! in parallel on the current rayon pool, each on one thread, as `exhaust`
+//! does; a 17 is written once per unit file.
+//!
+//! Besides, each entry's cost goes to `UNIT.txt.cost` (`ENTRY<TAB>GRIDS
+//! <TAB>BANDS3<TAB>SECONDS`, its thread CPU time) just before its
+//! checkpoint line, so every checkpointed entry has a cost line (after a
+//! kill between the two, an entry searched again has two: both are CPU
+//! time spent). A partial last line left by a kill is cut when the unit
+//! starts again.
+
+use std::collections::HashSet;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use super::{CampaignError, Plan, Unit, io_error, out_dir, unit_costs, unit_output};
+use crate::ed::{Ed, Entry};
+use crate::exhaust::{EntryResult, Exhauster, checkpoint_header};
+use crate::grid::Puzzle;
+use crate::scan::{OpenMode, Reconciled, Repair, ResultFiles, write_atomically};
+use crate::search::{SearchConfig, ThreadClock};
+
+/// What a run of a unit did, over the entries it searched.
+#[derive(Clone, Debug, Default)]
+pub struct RunTotals {
+    pub entries: u64,
+    pub grids: u64,
+    pub bands3: u64,
+    /// 17s written (new to the unit's file).
+    pub puzzles: u64,
+    /// Thread CPU time of the entries' searches.
+    pub cpu: Duration,
+}
+
+/// A unit's result files, open (and locked) to go on with it.
+pub struct UnitRun {
+    unit: Unit,
+    files: ResultFiles,
+    costs: File,
+    costs_path: PathBuf,
+    state: Reconciled,
+}
+
+impl UnitRun {
+    /// Opens unit `number` of the campaign in `dir` to resume it (or start
+    /// it), under `config` (part of the checkpoint's header).
+    pub fn open(
+        dir: &Path,
+        plan: &Plan,
+        number: usize,
+        config: &SearchConfig,
+    ) -> Result<UnitRun, CampaignError> {
+        let unit = plan
+            .units
+            .get(number)
+            .ok_or_else(|| CampaignError::NoSuchUnit {
+                dir: dir.to_path_buf(),
+                unit: number,
+                units: plan.units.len(),
+            })?
+            .clone();
+        let out = out_dir(dir);
+        fs::create_dir_all(&out).map_err(io_error(&out))?;
+        let header = checkpoint_header(unit.k, &unit.entries, config);
+        let (files, state) =
+            ResultFiles::open(&unit_output(dir, number), &header, OpenMode::Resume)?;
+        // The output is locked now: the cost file is ours too.
+        let costs_path = unit_costs(dir, number);
+        let costs = open_costs(&costs_path)?;
+        Ok(UnitRun {
+            unit,
+            files,
+            costs,
+            costs_path,
+            state,
+        })
+    }
+
+    pub fn unit(&self) -> &Unit {
+        &self.unit
+    }
+
+    /// What the resume repaired.
+    pub fn repair(&self) -> &Repair {
+        &self.state.repair
+    }
+
+    /// Entries of the unit checkpointed before this run.
+    pub fn done_before(&self) -> usize {
+        self.state.done.len()
+    }
+
+    /// The unit's entries not yet checkpointed (a walk of the slice up to
+    /// the unit's end).
+    pub fn todo(&self, ed: &Ed) -> Vec<Entry> {
+        let mut todo = Vec::new();
+        ed.for_each_entry(self.unit.k, self.unit.entries.clone(), |e| {
+            if !self.state.done.contains(&(e.number as usize)) {
+                todo.push(*e);
+            }
+        });
+        todo
+    }
+
+    /// Searches `todo` in parallel, recording each entry as it finishes;
+    /// `on_entry` sees each result and its CPU time (for a progress bar).
+    /// On an error, what was recorded stays (the files are synced) and a
+    /// new run goes on from there.
+    pub fn search<B: AsRef<[u8]> + Sync>(
+        mut self,
+        exhauster: &Exhauster<'_, B>,
+        todo: &[Entry],
+        on_entry: &(dyn Fn(&EntryResult, Duration) + Sync),
+    ) -> Result<RunTotals, CampaignError> {
+        let k = self.unit.k;
+        let seen: HashSet<Puzzle> = self.state.found.iter().map(|(_, p)| *p).collect();
+        let shared = Mutex::new((&mut self.files, &mut self.costs, seen, RunTotals::default()));
+        let costs_path = &self.costs_path;
+        let outcome = todo.par_iter().try_for_each(|entry| {
+            // An entry runs on one thread, with no rayon inside: its
+            // thread's CPU time is its cost.
+            let clock = ThreadClock::start();
+            let result =
+                exhauster
+                    .search_entry(k, entry)
+                    .map_err(|source| CampaignError::Entry {
+                        k,
+                        entry: entry.number,
+                        source,
+                    })?;
+            let cpu = clock.elapsed();
+            let mut guard = shared.lock().expect("no panic while recording");
+            let (files, costs, seen, totals) = &mut *guard;
+            let fresh: Vec<Puzzle> = result
+                .puzzles
+                .iter()
+                .copied()
+                .filter(|p| seen.insert(*p))
+                .collect();
+            writeln!(
+                costs,
+                "{}\t{}\t{}\t{:.6}",
+                entry.number,
+                result.grids,
+                result.bands3,
+                cpu.as_secs_f64()
+            )
+            .map_err(io_error(costs_path))?;
+            files.record(entry.number as usize, &fresh)?;
+            totals.entries += 1;
+            totals.grids += result.grids;
+            totals.bands3 += result.bands3;
+            totals.puzzles += fresh.len() as u64;
+            totals.cpu += cpu;
+            on_entry(&result, cpu);
+            Ok(())
+        });
+        let (files, costs, _, totals) = shared.into_inner().expect("no panic while recording");
+        files.sync()?;
+        costs.sync_data().map_err(io_error(costs_path))?;
+        outcome.map(|()| totals)
+    }
+}
+
+/// Opens a unit's cost file for appending, first cutting a partial last
+/// line (a kill in the middle of a write).
+fn open_costs(path: &Path) -> Result<File, CampaignError> {
+    match fs::read(path) {
+        Ok(bytes) if !bytes.is_empty() && !bytes.ends_with(b"\n") => {
+            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            write_atomically(path, &bytes[..keep])?;
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_error(path)(e)),
+    }
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io_error(path))
+}

@@ -1,0 +1,381 @@
+//! `s17 campaign`: the exhaustive search of many slices of the ED
+//! catalogue as a planned set of units for a cluster (`crate::campaign`):
+//! `plan` cuts the work, `run` searches one unit (what the Slurm array runs),
+//! `status` says how far it is, `merge` gathers the 17s.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+use crate::campaign::{
+    self, CostTable, Plan, PlanSpec, Status, UnitRun, UnitState, merge, status::name_units,
+};
+use crate::ed::Ed;
+use crate::exhaust::Exhauster;
+use crate::known::{KnownSet, describe};
+use crate::scan::{new_path, write_atomically};
+use crate::search::SearchConfig;
+
+use super::Outcome;
+use super::common::{TablesArg, init_threads, load_tables, progress_bar};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Cut slices of the ED catalogue into units of about H core-hours:
+    /// DIR/units.tsv and the Slurm array script DIR/campaign.sbatch.
+    Plan(PlanArgs),
+    /// Search one unit into DIR/out/UNIT.txt (resumes a killed or requeued unit).
+    Run(RunArgs),
+    /// Units done, partial and not started, entries, 17s and CPU hours so
+    /// far; exit 0 only when every planned entry is checkpointed exactly once.
+    Status(StatusArgs),
+    /// The 17s of all units, each once, as minlex puzzles.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct PlanArgs {
+    /// The entries to search: `all`, slices and runs of slices (`0..416`
+    /// is 0 to 415, `26,28,30`), or entries A to B-1 of a slice
+    /// (`331:1683700..1684300`), separated by commas.
+    #[arg(long, value_name = "LIST")]
+    slices: String,
+    /// The estimated CPU time of a unit, in core-hours (from
+    /// data/ed-costs.tsv; a unit is never more than twice this unless it is
+    /// a single entry).
+    #[arg(long, value_name = "H")]
+    unit_hours: f64,
+    /// The campaign directory (created if missing).
+    #[arg(long, short = 'o', value_name = "DIR")]
+    output: PathBuf,
+    /// Replace the plan of DIR if it has one (its results stay in DIR/out).
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// The campaign directory.
+    dir: PathBuf,
+    /// The unit's number (its line in units.tsv, from 0).
+    unit: usize,
+    /// Worker threads (0 = all cores); entries are searched in parallel.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    #[command(flatten)]
+    tables: TablesArg,
+}
+
+#[derive(clap::Args, Debug)]
+struct StatusArgs {
+    /// The campaign directory.
+    dir: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+struct MergeArgs {
+    /// The campaign directory.
+    dir: PathBuf,
+    /// Output: one minlex 17 per line, sorted, each once.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: PathBuf,
+    /// A list of known 17s: the 17s not in it also go to FILE.new.
+    #[arg(long, value_name = "LIST")]
+    known: Option<PathBuf>,
+    /// Merge an incomplete campaign's checkpointed entries.
+    #[arg(long)]
+    partial: bool,
+}
+
+pub fn run(args: Args, quiet: bool) -> Outcome {
+    match args.command {
+        Command::Plan(a) => plan(a),
+        Command::Run(a) => run_unit(a, quiet),
+        Command::Status(a) => status(a),
+        Command::Merge(a) => merge_units(a, quiet),
+    }
+}
+
+use crate::campaign::plan::format_hours as hours;
+
+fn plan(args: PlanArgs) -> Outcome {
+    let costs = CostTable::committed();
+    let spec = PlanSpec::parse(&args.slices, &costs)?;
+    let plan = Plan::new(&spec, args.unit_hours, &costs)?;
+    let dir = &args.output;
+    let units = campaign::units_path(dir);
+    if units.exists() && !args.force {
+        return Err(campaign::CampaignError::PlanExists(dir.clone()).into());
+    }
+    for sub in [campaign::out_dir(dir), dir.join("logs")] {
+        std::fs::create_dir_all(&sub).with_context(|| format!("{}", sub.display()))?;
+    }
+    // The script names the directory and binary absolutely: the tasks may
+    // start anywhere.
+    let abs = std::fs::canonicalize(dir).with_context(|| format!("{}", dir.display()))?;
+    let s17 = std::env::current_exe().context("the path of this s17 binary")?;
+    let script = campaign::sbatch_path(dir);
+    write_atomically(&script, plan.sbatch(&abs, &s17).as_bytes())?;
+    set_executable(&script)?;
+    write_atomically(&units, plan.to_tsv().as_bytes())?;
+    let largest = plan.largest().expect("a plan has a unit");
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "s17 campaign plan: {} units, {} core-hours estimated for {} entries; largest unit {} (slice {}, entries {}..{}): {} core-hours",
+        plan.units.len(),
+        hours(plan.seconds()),
+        plan.entries(),
+        largest.number,
+        largest.k,
+        largest.entries.start,
+        largest.entries.end,
+        hours(largest.est_seconds),
+    )?;
+    writeln!(
+        out,
+        "wrote {} and {}; build the band tables once (`s17 tables build`), then submit:",
+        units.display(),
+        script.display()
+    )?;
+    for cmd in plan.submit_commands(&campaign::sbatch_path(&abs)) {
+        writeln!(out, "  {cmd}")?;
+    }
+    Ok(true)
+}
+
+#[cfg(unix)]
+fn set_executable(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .with_context(|| format!("{}", path.display()))
+}
+
+#[cfg(not(unix))]
+fn set_executable(_: &Path) -> anyhow::Result<()> {
+    Ok(())
+}
+
+fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
+    let path = campaign::units_path(dir);
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("{} (make a plan with `s17 campaign plan`)", path.display()))?;
+    Ok(Plan::parse(&text, &path)?)
+}
+
+fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
+    init_threads(args.threads)?;
+    let plan = read_plan(&args.dir)?;
+    let config = SearchConfig::default();
+    let run = UnitRun::open(&args.dir, &plan, args.unit, &config)?;
+    let unit = run.unit().clone();
+    let name = format!(
+        "unit {} (slice {}, entries {}..{})",
+        unit.number, unit.k, unit.entries.start, unit.entries.end
+    );
+    let span = tracing::info_span!("campaign", unit = unit.number, k = unit.k);
+    let _enter = span.enter();
+    let (_, tables) = load_tables(&args.tables, quiet)?;
+    let ed = Ed::new();
+    let todo = run.todo(&ed);
+    if !quiet && run.done_before() > 0 {
+        let r = run.repair();
+        eprintln!(
+            "s17 campaign: resuming {name}: {} entries done ({} 17s kept), {} to go; dropped {} lines of unfinished entries",
+            r.kept_grids,
+            r.kept_lines,
+            todo.len(),
+            r.dropped_lines
+        );
+    }
+    let exhauster = Exhauster::new(&ed, &tables, config);
+    let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 17s");
+    let counts = std::sync::Mutex::new((0u64, 0u64));
+    let totals = run
+        .search(&exhauster, &todo, &|r, _| {
+            let mut c = counts.lock().expect("no panic while counting");
+            c.0 += r.grids;
+            c.1 += r.puzzles.len() as u64;
+            bar.set_message(format!("{} grids, {} 17s", c.0, c.1));
+            bar.inc(1);
+        })
+        .with_context(|| {
+            format!(
+                "{name} stopped; run it again to continue (`s17 campaign run {} {}`)",
+                args.dir.display(),
+                unit.number
+            )
+        })?;
+    bar.finish_and_clear();
+    if !quiet {
+        eprintln!(
+            "s17 campaign: {name}: {} entries searched, {} ED grids ({} bands 3), {} 17s, {:.1} s CPU (estimate for the unit {:.1} s); {} of {} entries done",
+            totals.entries,
+            totals.grids,
+            totals.bands3,
+            totals.puzzles,
+            totals.cpu.as_secs_f64(),
+            unit.est_seconds,
+            unit.len() - todo.len() as u64 + totals.entries,
+            unit.len(),
+        );
+    }
+    Ok(true)
+}
+
+fn status(args: StatusArgs) -> Outcome {
+    let status = Status::read(&args.dir)?;
+    std::io::stdout()
+        .lock()
+        .write_all(report(&args.dir, &status).as_bytes())?;
+    Ok(status.complete())
+}
+
+/// The status report (stdout).
+fn report(dir: &Path, s: &Status) -> String {
+    let mut out = String::new();
+    let n = |state| s.in_state(state).len();
+    let (planned, checkpointed) = (s.planned(), s.checkpointed());
+    let grids: u64 = s.units.iter().map(|u| u.grids).sum();
+    let uncosted: u64 = s.units.iter().map(|u| u.uncosted).sum();
+    let cpu: f64 = s.units.iter().map(|u| u.cpu_seconds).sum();
+    let est: f64 = s.units.iter().map(|u| u.unit.est_seconds).sum();
+    let est_done: f64 = s
+        .units
+        .iter()
+        .map(|u| u.unit.est_seconds * u.checkpointed as f64 / u.unit.len() as f64)
+        .sum();
+    let mut puzzles: Vec<_> = s.units.iter().flat_map(|u| u.puzzles.iter()).collect();
+    puzzles.sort();
+    puzzles.dedup();
+    let w = &mut out;
+    let _ = writeln!(
+        w,
+        "campaign {}: {}",
+        dir.display(),
+        s.header.trim_start_matches("# ")
+    );
+    let _ = writeln!(
+        w,
+        "units: {} done, {} partial, {} not started (of {})",
+        n(UnitState::Done),
+        n(UnitState::Partial),
+        n(UnitState::NotStarted),
+        s.units.len()
+    );
+    let _ = writeln!(
+        w,
+        "entries: {checkpointed} of {planned} checkpointed ({:.2} %)",
+        100.0 * checkpointed as f64 / planned.max(1) as f64
+    );
+    let _ = write!(w, "ED grids: {grids}");
+    if uncosted > 0 {
+        let _ = write!(w, " (and those of {uncosted} entries with no cost line)");
+    }
+    let _ = writeln!(w);
+    let _ = writeln!(w, "17s: {} distinct", puzzles.len());
+    let _ = writeln!(
+        w,
+        "CPU: {} core-hours spent; estimate {} for the entries checkpointed, {} for the plan",
+        hours(cpu),
+        hours(est_done),
+        hours(est)
+    );
+    for (state, what) in [
+        (UnitState::Partial, "partial"),
+        (UnitState::NotStarted, "not started"),
+    ] {
+        let units = s.in_state(state);
+        if !units.is_empty() {
+            let _ = writeln!(w, "{what}: {}", name_units(&units));
+        }
+    }
+    let other: Vec<usize> = s
+        .units
+        .iter()
+        .filter(|u| u.other_build)
+        .map(|u| u.unit.number)
+        .collect();
+    if !other.is_empty() {
+        let _ = writeln!(
+            w,
+            "note: checkpoints written by another build or tuning (this build will not resume them): {}",
+            name_units(&other)
+        );
+    }
+    for p in &s.problems {
+        let _ = writeln!(w, "error: {p}");
+    }
+    let _ = writeln!(
+        w,
+        "{}",
+        if s.complete() {
+            "complete: every planned entry is checkpointed exactly once"
+        } else {
+            "incomplete"
+        }
+    );
+    out
+}
+
+fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
+    let known = match &args.known {
+        None => None,
+        Some(path) => {
+            let (set, bad) = KnownSet::read(path)?;
+            if let Some((line, err)) = bad.first() {
+                bail!("{}: {}", path.display(), describe(*line, err));
+            }
+            Some(set)
+        }
+    };
+    let status = Status::read(&args.dir)?;
+    let merged = merge(&args.dir, &status, known.as_ref(), args.partial)?;
+    let lines = |puzzles: &[crate::grid::Puzzle]| {
+        puzzles.iter().fold(String::new(), |mut s, p| {
+            let _ = writeln!(s, "{p}");
+            s
+        })
+    };
+    write_atomically(&args.output, lines(&merged.puzzles).as_bytes())?;
+    if args.known.is_some() {
+        write_atomically(&new_path(&args.output), lines(&merged.new).as_bytes())?;
+    }
+    if !quiet {
+        for (k, count) in &merged.per_slice {
+            eprintln!("s17 campaign merge: slice {k}: {count} 17s");
+        }
+        let mut summary = format!(
+            "s17 campaign merge: {} 17s into {}",
+            merged.puzzles.len(),
+            args.output.display()
+        );
+        if let Some(path) = &args.known {
+            let _ = write!(
+                summary,
+                "; {} not in {} (in {})",
+                merged.new.len(),
+                path.display(),
+                new_path(&args.output).display()
+            );
+        }
+        if !status.complete() {
+            let _ = write!(
+                summary,
+                "; partial: {} of {} entries checkpointed",
+                status.checkpointed(),
+                status.planned()
+            );
+        }
+        eprintln!("{summary}");
+    }
+    Ok(true)
+}

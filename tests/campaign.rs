@@ -1,0 +1,496 @@
+//! `s17 campaign`: plans cover every planned entry exactly once, and a small
+//! campaign run with the real binary is complete after all its units, gives
+//! the same 17s after a unit is cut as a kill would leave it and run again,
+//! and has its missing units and misplaced checkpoint lines named.
+//!
+//! The small campaign: entries 0..10 of slices 28 and 30 and entries
+//! 1683764..1683774 of slice 331, which hold one known 17 (at entry
+//! 1683769); about 10 CPU seconds in all. (Whole slices 28 and 30 take
+//! about 1 and 10 minutes: too long for the suite.)
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use s17::campaign::{CostTable, Plan, PlanSpec};
+
+use common::fixture;
+
+/// The known 17 of slice 331, entry 1683769, in minlex form.
+const KNOWN_17: &str =
+    "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
+
+const SMALL: &str = "28:0..10,30:0..10,331:1683764..1683774";
+
+fn s17(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_s17"));
+    cmd.args(args)
+        .env(
+            "S17_TABLES",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"),
+        )
+        .env_remove("RUST_LOG");
+    cmd
+}
+
+fn run_on(args: &[&str], dir: &Path, more: &[&str]) -> Output {
+    s17(args).arg(dir).args(more).output().unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/campaign")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    dir
+}
+
+/// Every unit of a plan, in order, covers the planned pieces exactly: each
+/// piece's units follow each other from its start to its end, none empty,
+/// each within twice H unless a single entry (and within H plus an entry).
+fn check_cover(plan: &Plan, spec: &PlanSpec, hours: f64, costs: &CostTable) {
+    let target = hours * 3600.0;
+    let mut units = plan.units.iter().enumerate().peekable();
+    for (k, range) in &spec.pieces {
+        let mut at = range.start;
+        while at < range.end {
+            let (i, u) = units.next().expect("a unit for every planned entry");
+            assert_eq!(u.number, i);
+            assert_eq!((u.k, u.entries.start), (*k, at), "unit {i}");
+            assert!(!u.is_empty(), "unit {i} is empty");
+            let per_entry = costs.slices[*k].per_entry;
+            assert!(
+                u.len() == 1 || u.est_seconds <= 2.0 * target + 0.051,
+                "unit {i}: {} s for {} entries",
+                u.est_seconds,
+                u.len()
+            );
+            // (units.tsv gives estimates to a tenth of a second)
+            assert!(u.est_seconds <= target + per_entry + 0.051, "unit {i}");
+            assert!((u.est_seconds - per_entry * u.len() as f64).abs() < 0.051);
+            at = u.entries.end;
+        }
+        assert_eq!(at, range.end, "slice {k}: the units end with the range");
+    }
+    assert!(units.next().is_none(), "a unit beyond the planned entries");
+}
+
+#[test]
+fn plans_cover_every_planned_entry_once_in_order() {
+    let costs = CostTable::committed();
+    for (list, hours) in [
+        ("all", 12.0),
+        ("all", 1.0),
+        ("all", 1000.0),
+        ("0..416", 12.0),
+        (SMALL, 0.001),
+        ("26,28,30", 0.01),
+        ("331:1683700..1684300,28", 0.0001),
+        ("415,0", 0.0005),
+    ] {
+        let spec = PlanSpec::parse(list, &costs).unwrap();
+        let plan = Plan::new(&spec, hours, &costs).unwrap();
+        check_cover(&plan, &spec, hours, &costs);
+        let planned: u64 = spec.pieces.iter().map(|(_, r)| r.end - r.start).sum();
+        assert_eq!(plan.entries(), planned, "{list}");
+    }
+    // The whole catalogue, every entry of every slice.
+    let spec = PlanSpec::parse("all", &costs).unwrap();
+    let plan = Plan::new(&spec, 12.0, &costs).unwrap();
+    assert_eq!(plan.entries(), 986_727_817);
+}
+
+#[test]
+fn plan_writes_the_units_and_the_array_script_and_refuses_bad_input() {
+    let dir = temp("plan");
+    let out = run_on(
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            "0..416",
+            "--unit-hours",
+            "12",
+            "-o",
+        ],
+        &dir,
+        &[],
+    );
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains(" units, ") && said.contains(" core-hours estimated"),
+        "{said}"
+    );
+    assert!(said.contains("largest unit "), "{said}");
+    let units = std::fs::read_to_string(dir.join("units.tsv")).unwrap();
+    let plan = Plan::parse(&units, Path::new("units.tsv")).unwrap();
+    assert!(
+        plan.header.contains("slices=0..416 unit-hours=12"),
+        "{}",
+        plan.header
+    );
+    assert!(
+        said.contains(&format!("{} units", plan.units.len())),
+        "{said}"
+    );
+    let costs = CostTable::committed();
+    check_cover(
+        &plan,
+        &PlanSpec::parse("all", &costs).unwrap(),
+        12.0,
+        &costs,
+    );
+    // The array script: chunks of at most 1000 tasks, requeue, one unit each.
+    let script = std::fs::read_to_string(dir.join("campaign.sbatch")).unwrap();
+    assert!(script.contains("#SBATCH --requeue"), "{script}");
+    assert!(
+        script.contains("campaign run \"$dir\" \"$unit\""),
+        "{script}"
+    );
+    let chunks = plan.units.len().div_ceil(1000);
+    assert_eq!(script.matches("#   sbatch --array=0-").count(), chunks);
+    assert!(!script.contains("--array=0-1000 "), "{script}");
+    // A plan is not replaced by accident.
+    let again = run_on(
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            "28",
+            "--unit-hours",
+            "1",
+            "-o",
+        ],
+        &dir,
+        &[],
+    );
+    assert!(!again.status.success());
+    assert!(
+        text(&again).contains("already holds a plan"),
+        "{}",
+        text(&again)
+    );
+    // Bad lists and hours, each named.
+    for (list, hours, why) in [
+        (
+            "28,416",
+            "1",
+            "--slices: \"416\": slice 416: slices are 0 to 415",
+        ),
+        (
+            "28:0..81",
+            "1",
+            "--slices: \"28:0..81\": slice 28 has 80 entries",
+        ),
+        ("all,28", "1", "--slices: "),
+        ("28", "0", "--unit-hours: 0 is not a positive number"),
+        ("28", "-2", "--unit-hours: -2 is not a positive number"),
+    ] {
+        let hours_arg = format!("--unit-hours={hours}");
+        let out = run_on(
+            &["campaign", "plan", "--slices", list, &hours_arg, "-o"],
+            &temp("plan-bad"),
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(1), "{list} {hours}");
+        assert!(text(&out).contains(why), "{list} {hours}: {}", text(&out));
+    }
+    let out = run_on(
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            "28",
+            "--unit-hours",
+            "x",
+            "-o",
+        ],
+        &temp("plan-bad"),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+/// The small campaign, planned and run to the end once (shared by the
+/// tests, which each work on a copy).
+fn finished() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        fixture(); // the tables exist before the binary runs
+        let dir = temp("finished");
+        let out = run_on(
+            &[
+                "campaign",
+                "plan",
+                "--slices",
+                SMALL,
+                "--unit-hours",
+                "0.001",
+                "-o",
+            ],
+            &dir,
+            &[],
+        );
+        assert!(out.status.success(), "{}", text(&out));
+        // Before any run: nothing done, every unit named as not started.
+        let out = run_on(&["campaign", "status"], &dir, &[]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        let units = units_of(&dir);
+        assert!(units > 2, "the small plan has several units");
+        assert!(
+            text(&out).contains(&format!("not started: 0-{}", units - 1)),
+            "{}",
+            text(&out)
+        );
+        for unit in 0..units {
+            let out = run_on(
+                &["campaign", "run"],
+                &dir,
+                &[&unit.to_string(), "--threads", "1"],
+            );
+            assert!(out.status.success(), "unit {unit}: {}", text(&out));
+        }
+        dir
+    })
+}
+
+fn units_of(dir: &Path) -> usize {
+    let text = std::fs::read_to_string(dir.join("units.tsv")).unwrap();
+    Plan::parse(&text, Path::new("units.tsv"))
+        .unwrap()
+        .units
+        .len()
+}
+
+/// A copy of the finished campaign in a directory of its own.
+fn copy_of_finished(name: &str) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for item in std::fs::read_dir(from).unwrap() {
+            let item = item.unwrap();
+            let target = to.join(item.file_name());
+            if item.file_type().unwrap().is_dir() {
+                copy(&item.path(), &target);
+            } else {
+                std::fs::copy(item.path(), &target).unwrap();
+            }
+        }
+    }
+    let dir = temp(name);
+    copy(finished(), &dir);
+    dir
+}
+
+/// The unit holding entry `entry` of slice `k`.
+fn unit_holding(dir: &Path, k: usize, entry: u64) -> usize {
+    let text = std::fs::read_to_string(dir.join("units.tsv")).unwrap();
+    let plan = Plan::parse(&text, Path::new("units.tsv")).unwrap();
+    plan.units
+        .iter()
+        .find(|u| u.k == k && u.entries.contains(&entry))
+        .unwrap()
+        .number
+}
+
+fn merge(dir: &Path, more: &[&str]) -> (Output, PathBuf) {
+    let file = dir.join("17s.txt");
+    let out = s17(&["campaign", "merge"])
+        .arg(dir)
+        .arg("-o")
+        .arg(&file)
+        .args(more)
+        .output()
+        .unwrap();
+    (out, file)
+}
+
+#[test]
+fn a_finished_campaign_is_complete_and_merges_its_17s() {
+    let dir = copy_of_finished("complete");
+    let out = run_on(&["campaign", "status"], &dir, &[]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains(&format!(
+            "units: {} done, 0 partial, 0 not started",
+            units_of(&dir)
+        )),
+        "{said}"
+    );
+    assert!(said.contains("entries: 30 of 30 checkpointed"), "{said}");
+    assert!(said.contains("17s: 1 distinct"), "{said}");
+    assert!(
+        said.contains("complete: every planned entry is checkpointed exactly once"),
+        "{said}"
+    );
+    let known = concat!(env!("CARGO_MANIFEST_DIR"), "/data/known17.txt");
+    let (out, file) = merge(&dir, &["--known", known]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        format!("{KNOWN_17}\n")
+    );
+    let mut new = file.as_os_str().to_owned();
+    new.push(".new");
+    assert_eq!(std::fs::read_to_string(PathBuf::from(new)).unwrap(), "");
+    for line in ["slice 28: 0 17s", "slice 30: 0 17s", "slice 331: 1 17s"] {
+        assert!(said.contains(line), "{said}");
+    }
+    // A unit run again searches nothing (entry 0 of slice 28 included: it
+    // is kept on resume like any other).
+    let out = run_on(&["campaign", "run"], &dir, &["0", "--threads", "1"]);
+    assert!(
+        text(&out).contains(": 0 entries searched"),
+        "{}",
+        text(&out)
+    );
+    assert!(run_on(&["campaign", "status"], &dir, &[]).status.success());
+}
+
+#[test]
+fn a_unit_cut_as_a_kill_leaves_it_and_run_again_gives_the_same_17s() {
+    let dir = copy_of_finished("killed");
+    let (out, file) = merge(&dir, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let straight = std::fs::read(&file).unwrap();
+    // The unit with the 17, cut as a kill in the middle of writing leaves
+    // it: the checkpoint after its first entry with half a line more, the
+    // output and cost lines cut in the middle of the 17's line.
+    let unit = unit_holding(&dir, 331, 1683769);
+    let out_path = dir.join(format!("out/{unit}.txt"));
+    let done_path = dir.join(format!("out/{unit}.txt.done"));
+    let cost_path = dir.join(format!("out/{unit}.txt.cost"));
+    let done = std::fs::read_to_string(&done_path).unwrap();
+    let lines: Vec<&str> = done.lines().collect();
+    assert!(lines.len() > 3, "{done}");
+    std::fs::write(
+        &done_path,
+        format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..3]),
+    )
+    .unwrap();
+    let output = std::fs::read(&out_path).unwrap();
+    assert!(!output.is_empty());
+    std::fs::write(&out_path, &output[..output.len() / 2]).unwrap();
+    let costs = std::fs::read(&cost_path).unwrap();
+    std::fs::write(&cost_path, &costs[..costs.len() - 3]).unwrap();
+
+    let out = run_on(&["campaign", "status"], &dir, &[]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains(&format!("partial: {unit}\n")), "{said}");
+    assert!(said.contains("17s: 0 distinct"), "{said}");
+    let (out, _) = merge(&dir, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains(&format!("partial units: {unit}")),
+        "{}",
+        text(&out)
+    );
+    let (out, _) = merge(&dir, &["--partial"]);
+    assert!(out.status.success(), "{}", text(&out));
+
+    let out = run_on(
+        &["campaign", "run"],
+        &dir,
+        &[&unit.to_string(), "--threads", "2"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("resuming unit"), "{}", text(&out));
+    assert!(run_on(&["campaign", "status"], &dir, &[]).status.success());
+    let (out, file) = merge(&dir, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(std::fs::read(&file).unwrap(), straight);
+    // Every cost line is whole again.
+    let costs = std::fs::read_to_string(&cost_path).unwrap();
+    assert!(costs.lines().all(|l| l.split('\t').count() == 4), "{costs}");
+}
+
+#[test]
+fn a_deleted_unit_is_named_and_refused_by_merge() {
+    let dir = copy_of_finished("deleted");
+    let unit = unit_holding(&dir, 30, 7);
+    for ext in ["txt", "txt.done", "txt.cost"] {
+        std::fs::remove_file(dir.join(format!("out/{unit}.{ext}"))).unwrap();
+    }
+    let out = run_on(&["campaign", "status"], &dir, &[]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains(&format!("not started: {unit}\n")), "{said}");
+    assert!(said.contains("incomplete"), "{said}");
+    let (out, file) = merge(&dir, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains(&format!("units not started: {unit}")),
+        "{}",
+        text(&out)
+    );
+    assert!(!file.exists(), "nothing merged");
+}
+
+#[test]
+fn checkpoint_lines_outside_their_unit_or_twice_are_errors() {
+    let dir = copy_of_finished("misplaced");
+    let unit = unit_holding(&dir, 28, 0);
+    let done_path = dir.join(format!("out/{unit}.txt.done"));
+    let mut done = std::fs::read_to_string(&done_path).unwrap();
+    done.push_str("70\t0\n");
+    std::fs::write(&done_path, &done).unwrap();
+    let out = run_on(&["campaign", "status"], &dir, &[]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "error: unit {unit}: entry 70 is checkpointed outside the unit's entries 0.."
+        )),
+        "{said}"
+    );
+    let (out, _) = merge(&dir, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("entry 70 is checkpointed outside"),
+        "{}",
+        text(&out)
+    );
+
+    // An entry of the unit twice.
+    let first = done.lines().nth(1).unwrap().to_string();
+    let done = done.replace("70\t0\n", &format!("{first}\n"));
+    std::fs::write(&done_path, &done).unwrap();
+    let entry = first.split('\t').next().unwrap();
+    let out = run_on(&["campaign", "status"], &dir, &[]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "error: unit {unit}: entry {entry} is checkpointed twice"
+        )),
+        "{said}"
+    );
+    // Running the unit again repairs it.
+    let out = run_on(
+        &["campaign", "run"],
+        &dir,
+        &[&unit.to_string(), "--threads", "1"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run_on(&["campaign", "status"], &dir, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let puzzles: BTreeSet<String> = std::fs::read_to_string(merge(&dir, &[]).1)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(puzzles, BTreeSet::from([KNOWN_17.to_string()]));
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Makes data/ed-costs.tsv, the per-slice cost table that `s17 campaign plan`
+# cuts the ED catalogue by, from the per-slice lines of `s17 exhaust
+# --estimate N` (columns K ENTRIES GRIDS SAMPLED BANDS3 HI_GRIDS SECONDS
+# SLICE_SECONDS ONE_GRID_SECONDS; SECONDS is the sample's CPU time over its
+# SAMPLED entries):
+#
+#   s17 exhaust --estimate 4 --threads 1 > est.tsv     # about 15 minutes, alone on the machine
+#   tools/ed-costs.sh est.tsv "BUILD" "MACHINE" > data/ed-costs.tsv
+#
+# BUILD names the commit measured, MACHINE the machine and how it ran (a
+# free-text line each; they go into the header). Each line of the table is
+# K ENTRIES GRIDS SAMPLED SECONDS SECONDS_PER_ENTRY, the last being
+# SECONDS / SAMPLED, with a floor of 0.01 s for a slice with no sampled
+# entry or a zero time (so a plan never has a free slice).
+set -euo pipefail
+
+die() { echo "ed-costs: error: $*" >&2; exit 2; }
+[[ $# -eq 3 ]] || die "usage: $0 ESTIMATE.tsv BUILD MACHINE"
+est=$1 build=$2 machine=$3
+[[ -r $est ]] || die "cannot read $est"
+floor=0.01
+
+awk -F'\t' -v OFS='\t' -v src="$est" -v build="$build" -v machine="$machine" -v floor="$floor" '
+    BEGIN { n = 0 }
+    /^#/ { next }
+    NF < 7 { printf "ed-costs: error: %s line %d: expected 9 tab-separated fields\n", src, NR > "/dev/stderr"; bad = 1; exit 2 }
+    {
+        k[n] = $1; entries[n] = $2; grids[n] = $3; sampled[n] = $4; secs[n] = $7
+        per = ($4 > 0 && $7 > 0) ? $7 / $4 : floor
+        if (per < floor) per = floor
+        perentry[n] = per; total_sampled += $4; n++
+    }
+    END {
+        if (bad) exit 2
+        print "# s17 ED catalogue costs v1: mean CPU seconds per entry of each slice, for `s17 campaign plan`"
+        print "# source: " src " (the per-slice lines of `s17 exhaust --estimate`)"
+        print "# build: " build
+        print "# machine: " machine
+        printf "# sample: %d entries in %d slices; floor %s s per entry (a slice with no sampled entry or a zero time)\n", total_sampled, n, floor
+        print "# regenerate: s17 exhaust --estimate 4 --threads 1 > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE > data/ed-costs.tsv"
+        print "# K", "ENTRIES", "GRIDS", "SAMPLED", "SECONDS", "SECONDS_PER_ENTRY"
+        for (i = 0; i < n; i++) printf "%s\t%s\t%s\t%s\t%s\t%.6f\n", k[i], entries[i], grids[i], sampled[i], secs[i], perentry[i]
+    }' "$est"
