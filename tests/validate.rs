@@ -190,7 +190,7 @@ fn a_checkpoint_in_use_by_another_run_is_refused() {
     write_list(dir.path(), "list.txt", &[&f.grids[0][0]]);
     // Another run holds the checkpoint's lock (this test process, as a
     // running validate would).
-    let held = s17::lock::OutputLock::acquire(&dir.path().join("ck.txt")).unwrap();
+    let held = s17::output::OutputLock::acquire(&dir.path().join("ck.txt")).unwrap();
     let args = ["validate", "list.txt", "--checkpoint", "ck.txt"];
     let out = s17(dir.path(), &args);
     let stderr = String::from_utf8_lossy(&out.stderr);

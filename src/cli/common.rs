@@ -121,8 +121,8 @@ pub fn init_threads(threads: usize) -> anyhow::Result<()> {
 }
 
 /// How to open a run's result files, from `--resume` and `--force`.
-pub fn open_mode(resume: bool, force: bool) -> crate::scan::OpenMode {
-    use crate::scan::OpenMode;
+pub fn open_mode(resume: bool, force: bool) -> crate::output::OpenMode {
+    use crate::output::OpenMode;
     match (resume, force) {
         (true, _) => OpenMode::Resume,
         (false, true) => OpenMode::Overwrite,
@@ -133,8 +133,8 @@ pub fn open_mode(resume: bool, force: bool) -> crate::scan::OpenMode {
 /// Warns when a run without `--known` resumes an output that has a
 /// `FILE.new`: the file keeps the new 17s of the runs that had a known
 /// list, and this run will not add its own.
-pub fn warn_untracked_new(command: &str, files: &crate::scan::ResultFiles, quiet: bool) {
-    let new = crate::scan::new_path(files.output_path());
+pub fn warn_untracked_new(command: &str, files: &crate::output::ResultFiles, quiet: bool) {
+    let new = crate::output::new_path(files.output_path());
     if !quiet && new.exists() {
         eprintln!(
             "s17 {command}: warning: {} is not kept up to date by a run without --known \
@@ -149,7 +149,7 @@ pub fn warn_untracked_new(command: &str, files: &crate::scan::ResultFiles, quiet
 pub fn report_new(
     command: &str,
     known: &std::path::Path,
-    files: &crate::scan::ResultFiles,
+    files: &crate::output::ResultFiles,
     before: u64,
 ) {
     let total = files.new_lines();
@@ -157,7 +157,7 @@ pub fn report_new(
         "s17 {command}: {} new 17s (not in {}) found in this run, {total} in all in {}",
         total - before,
         known.display(),
-        crate::scan::new_path(files.output_path()).display()
+        crate::output::new_path(files.output_path()).display()
     );
 }
 

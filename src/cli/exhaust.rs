@@ -1,7 +1,7 @@
 //! `s17 exhaust`: every 17 of a slice of the ED catalogue (or a range of
 //! its entries), entries searched in parallel with the bands-1+2 work shared
 //! by their bands 3 (`crate::exhaust`), results in a resumable output file
-//! (`crate::scan::ResultFiles`, checkpoint per entry).
+//! (`crate::output::ResultFiles`, checkpoint per entry).
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -16,7 +16,7 @@ use crate::ed::{Ed, Entry};
 use crate::exhaust::Exhauster;
 use crate::grid::Puzzle;
 use crate::known::{KnownSet, describe};
-use crate::scan::{Fingerprint, ResultFiles, checkpoint_header};
+use crate::output::{Fingerprint, ResultFiles, checkpoint_header};
 use crate::search::{Stats, ThreadClock};
 
 use super::Outcome;
