@@ -35,7 +35,7 @@ fn fixture() -> &'static Fixture {
         let root = env!("CARGO_MANIFEST_DIR");
         // Shared by the tests of this checkout, never the user's cache.
         let tables = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
-        BandTables::open_or_build(&tables, false).unwrap();
+        BandTables::open_or_build(&tables).unwrap();
         let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
         let (good, bad) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
         assert!(bad.is_empty());

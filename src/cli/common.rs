@@ -6,7 +6,9 @@ use anyhow::Context;
 
 use crate::band::BandCatalogue;
 use crate::search::SearchConfig;
-use crate::tables::{self, BandTables, TableError, default_table_path};
+use crate::tables::{
+    self, BandTables, BuildProgress, BuildSummary, TableError, default_table_path,
+};
 
 /// Search tuning options (see `SearchConfig` for what each one does).
 #[derive(clap::Args, Debug, Clone)]
@@ -92,11 +94,33 @@ pub fn open_or_build(path: &Path, quiet: bool) -> anyhow::Result<BandTables<memm
                     path.display()
                 );
             }
-            tables::build(path, !quiet).map_err(|e| table_error(e, path))?;
+            build_tables(path, !quiet)?;
             BandTables::open(path).map_err(|e| table_error(e, path))
         }
         other => other.map_err(|e| table_error(e, path)),
     }
+}
+
+/// Builds the band tables at `path`, with a progress bar on stderr when
+/// `show` is set.
+pub fn build_tables(path: &Path, show: bool) -> anyhow::Result<BuildSummary> {
+    let bar = if show {
+        indicatif::ProgressBar::new(0)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "band tables {bar:40} {pos}/{len} bands [{elapsed}]",
+        )
+        .expect("valid template"),
+    );
+    let summary = tables::build(path, &mut |p: BuildProgress| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+    });
+    bar.finish_and_clear();
+    summary.map_err(|e| table_error(e, path))
 }
 
 /// A table error for the user: the errors that do not name the file get
