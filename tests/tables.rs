@@ -317,12 +317,12 @@ fn full_tables_build_verify_stats_and_round_trip() {
     assert!(stats.status.success());
     let text = String::from_utf8(stats.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 416);
+    assert_eq!(lines.len(), CATALOGUE_LEN);
     assert_eq!(lines[0], "123456789456789123789123456 6 0 729");
     assert!(lines.contains(&"123456789456789231789231564 2 51516 237762"));
     assert!(lines.windows(2).all(|w| w[0] < w[1]));
     let tables = BandTables::open(&path).unwrap();
-    assert_eq!(tables.len(), 416);
+    assert_eq!(tables.len(), CATALOGUE_LEN);
     let catalogue = BandCatalogue::new();
     for (index, table) in tables.iter().enumerate() {
         assert_eq!(table.catalogue_index(), index);
@@ -365,7 +365,7 @@ fn stale_tables_are_rebuilt_by_open_or_build() {
         TableError::Version { .. }
     ));
     let tables = BandTables::open_or_build(&path).unwrap();
-    assert_eq!(tables.len(), 416);
+    assert_eq!(tables.len(), CATALOGUE_LEN);
     tables.verify().unwrap();
     let list: SetList<'_> = tables.band(0).set_list(6);
     assert_eq!(list.len(), 729);
