@@ -1,5 +1,6 @@
-//! `s17 enumerate`: the catalogue of essentially different grids, by slice
-//! (band 1's catalogue index K) and entry; `--which` places grids and 17s.
+//! `s17 enumerate`: the ED catalogue (the essentially different grids), by
+//! slice (band 1's index K in the band catalogue) and entry; `--which`
+//! places grids and 17s. The counts file is `crate::ed::counts`.
 
 use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};

@@ -290,7 +290,7 @@ fn slice_variance(secs: &[f64], entries: u64) -> Option<f64> {
 }
 
 /// `--estimate N`: the stratified sample, a line per slice, then the
-/// estimate for the whole catalogue on stderr, with its standard error
+/// estimate for the whole ED catalogue on stderr, with its standard error
 /// when every slice has two or more entries sampled.
 fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: bool) -> Outcome {
     use crate::search::Searcher;

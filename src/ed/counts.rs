@@ -2,7 +2,7 @@
 //! grids and their split by automorphism count, one line each,
 //!
 //! ```text
-//! # K	ENTRIES	GRIDS	AUTOMORPHISMS (s17 enumerate --count)
+//! # K<TAB>ENTRIES<TAB>GRIDS<TAB>AUTOMORPHISMS (s17 enumerate --count)
 //! K<TAB>ENTRIES<TAB>GRIDS<TAB>1:N,2:N,…
 //! ```
 //!

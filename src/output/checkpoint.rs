@@ -36,7 +36,8 @@ impl Default for Fingerprint {
     }
 }
 
-/// The checkpoint header line (without newline) of a scan.
+/// The checkpoint header line (without newline) of a run: `kind` names
+/// the command, `detail` the part of the input (see the callers).
 pub fn checkpoint_header(kind: &str, fingerprint: u64, detail: &str) -> String {
     format!("# s17 {kind} checkpoint v1 input={fingerprint:016x} {detail}")
 }

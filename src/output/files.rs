@@ -18,15 +18,15 @@ use crate::known::KnownSet;
 /// How to open the result files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpenMode {
-    /// Start a new scan; refuse if the output or its checkpoint exists.
+    /// Start a new run; refuse if the output or its checkpoint exists.
     Create,
-    /// Start a new scan, replacing any old output and checkpoint.
+    /// Start a new run, replacing any old output and checkpoint.
     Overwrite,
-    /// Continue an interrupted scan (or start one if neither file exists).
+    /// Continue an interrupted run (or start one if neither file exists).
     Resume,
 }
 
-/// The output and checkpoint of a scan, open for appending.
+/// The output and checkpoint of a run, open for appending.
 pub struct ResultFiles {
     output: File,
     checkpoint: File,
@@ -42,7 +42,7 @@ pub struct ResultFiles {
     _lock: OutputLock,
 }
 
-/// The 17s of a scan not in a known list: `FILE.new`.
+/// The 17s of a run not in a known list: `FILE.new`.
 struct NewFile {
     file: File,
     path: PathBuf,
@@ -59,7 +59,7 @@ pub fn new_path(output: &Path) -> PathBuf {
 }
 
 impl ResultFiles {
-    /// Opens the files of `output` for a scan named by `header` (see
+    /// Opens the files of `output` for a run named by `header` (see
     /// [`checkpoint_header`](super::checkpoint_header)). On resume, the files are repaired first and
     /// the returned state says which grids are done. The output is locked
     /// first ([`OutputLock`]): while these files are open, another run on

@@ -56,7 +56,7 @@ pub struct BuildProgress {
     pub total: usize,
 }
 
-/// Computes the data of the given catalogue bands in parallel (rayon),
+/// Computes the data of the given bands of the band catalogue in parallel (rayon),
 /// reporting to `progress` after each band.
 pub fn compute_tables(
     catalogue: &BandCatalogue,

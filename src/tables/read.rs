@@ -36,7 +36,7 @@ pub struct BandTables<B: AsRef<[u8]>> {
 
 impl BandTables<Mmap> {
     /// Maps the file at `path` and checks its header and sizes (cheap: no
-    /// parsing, no copying). A file that is not complete (416 bands) is
+    /// parsing, no copying). A file that is not complete (every band of the band catalogue) is
     /// refused.
     pub fn open(path: impl AsRef<Path>) -> Result<BandTables<Mmap>, TableError> {
         let path = path.as_ref();
@@ -312,7 +312,7 @@ impl<'a> BandTable<'a> {
         self.record.catalogue_index as usize
     }
 
-    /// The catalogue band (minlex form).
+    /// The band of the band catalogue (minlex form).
     pub fn band(&self) -> &'a Band {
         self.band
     }
