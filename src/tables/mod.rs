@@ -2,7 +2,7 @@
 //! [`crate::band::catalogue`]), its minimal UAs and its valid clue sets of
 //! sizes 2..=6, memory-mapped and read in place.
 //!
-//! The file is built by the program ([`build`], `s17 tables build`), written
+//! The file is built by the program ([`build()`], `s17 tables build`), written
 //! with [`crate::output::write_atomically_with`] (a temporary file renamed
 //! over it), so a crash never leaves a half file under the real name. The
 //! library reports a build's progress through a callback ([`BuildProgress`])
@@ -16,8 +16,8 @@
 //! checks every band, the checksum of the whole file, and every list.
 //! Readers are generic over `AsRef<[u8]>`, so tests can use a `Vec<u8>`.
 //!
-//! - [`format`]: the byte layout (documented there, field by field), its
-//!   constants, the header and the [`Checksum`];
+//! - [`format`](mod@format): the byte layout (documented there, field by
+//!   field), its constants, the header and the [`Checksum`];
 //! - [`build`](mod@build): compute the bands' data, encode it, write the file;
 //! - [`read`]: [`BandTables`] and [`BandTable`], the file read in place;
 //! - [`verify`](mod@verify): the full check of `s17 tables verify`.
