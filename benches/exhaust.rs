@@ -16,7 +16,7 @@ use s17::tables::BandTables;
 
 fn exhaust(c: &mut Criterion) {
     let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
-    let tables = BandTables::open_or_build(path, false).unwrap();
+    let tables = BandTables::open_or_build(path).unwrap();
     let catalogue = BandCatalogue::new();
     let ed = Ed::new();
     let config = SearchConfig::default();

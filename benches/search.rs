@@ -43,9 +43,8 @@ fn known_17s_of(grid: &Grid) -> Vec<Puzzle> {
 
 fn benches(c: &mut Criterion) {
     // The tables the tests use (target/tmp), never the user's cache.
-    let tables =
-        BandTables::open_or_build(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"), false)
-            .expect("band tables");
+    let tables = BandTables::open_or_build(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"))
+        .expect("band tables");
     let catalogue = BandCatalogue::new();
     let searcher = Searcher::new(&catalogue, &tables, SearchConfig::default());
     let mut rng = fastrand::Rng::with_seed(1);

@@ -13,7 +13,7 @@ const BUSIEST: usize = 28;
 
 fn tables(c: &mut Criterion) {
     let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
-    let tables = BandTables::open_or_build(path, true).expect("band tables");
+    let tables = BandTables::open_or_build(path).expect("band tables");
     assert_eq!(tables.band(BUSIEST).sets(6).len(), 237_762);
     drop(tables);
 

@@ -39,7 +39,7 @@ use crate::bits::Mask54;
 use crate::canon::minlex_puzzle;
 use crate::ed::{Band3Visit, Choices, Ed, Entry};
 use crate::grid::{Grid, Puzzle};
-use crate::scan::{self, Fingerprint};
+use crate::output::{self, Fingerprint};
 use crate::search::band3::Band3State;
 use crate::search::harvest::spanning_ua12;
 use crate::search::part1::Bands12;
@@ -116,7 +116,7 @@ pub fn checkpoint_header(k: usize, range: &Range<u64>, config: &SearchConfig) ->
     );
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(format!("{detail} {config:?}").as_bytes());
-    scan::checkpoint_header("exhaust", fingerprint.finish(), &detail)
+    output::checkpoint_header("exhaust", fingerprint.finish(), &detail)
 }
 
 impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {

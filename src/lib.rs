@@ -14,7 +14,7 @@ pub mod exhaust;
 pub mod generate;
 pub mod grid;
 pub mod known;
-pub mod lock;
+pub mod output;
 pub mod scan;
 pub mod search;
 pub mod solver;

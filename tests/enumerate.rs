@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use s17::band::BANDS;
 use s17::canon::minlex_grid;
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
@@ -163,7 +164,12 @@ fn bad_lines_are_named_and_the_rest_placed() {
         "{stderr}"
     );
     assert_eq!(lines(&output).len(), 3, "the grid of line 2 is placed");
-    assert_eq!(s17(&["enumerate", "--band", "416"]).status.code(), Some(2));
+    assert_eq!(
+        s17(&["enumerate", "--band", &BANDS.to_string()])
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 /// The committed whole count (`data/ed-counts.tsv`, written by
@@ -179,7 +185,7 @@ fn committed_counts_sum_to_the_published_figures() {
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split('\t').collect())
         .collect();
-    assert_eq!(rows.len(), 416);
+    assert_eq!(rows.len(), BANDS);
     let mut grids = 0u64;
     let mut split = std::collections::BTreeMap::<u64, u64>::new();
     for (k, row) in rows.iter().enumerate() {

@@ -35,7 +35,7 @@ fn fixture() -> &'static Fixture {
         let root = env!("CARGO_MANIFEST_DIR");
         // Shared by the tests of this checkout, never the user's cache.
         let tables = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
-        BandTables::open_or_build(&tables, false).unwrap();
+        BandTables::open_or_build(&tables).unwrap();
         let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
         let (good, bad) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
         assert!(bad.is_empty());
@@ -298,27 +298,56 @@ fn resume_after_a_real_kill_gives_the_uninterrupted_output() {
 }
 
 #[test]
-fn slices_together_give_the_full_scan() {
+fn parts_together_give_the_full_scan() {
     let full = &full_scan().lines;
     let dir = workdir();
     let mut union = Vec::new();
     let mut lines_seen = BTreeSet::new();
     for k in 1..=2 {
         let name = format!("part{k}.txt");
-        let slice = format!("{k}/2");
+        let part = format!("{k}/2");
         let out = s17(
             dir.path(),
-            &["scan", "cat.txt", "-o", &name, "--slice", &slice],
+            &["scan", "cat.txt", "-o", &name, "--part", &part],
         );
         assert!(out.status.code().is_some());
         let entries = checkpoint_entries(&dir.path().join(format!("{name}.done")));
-        assert!(lines_seen.is_disjoint(&entries), "slices overlap");
+        assert!(lines_seen.is_disjoint(&entries), "parts overlap");
         lines_seen.extend(entries);
         union.extend(sorted_lines(&dir.path().join(&name)));
     }
     union.sort();
     assert_eq!(union, *full);
     assert_eq!(lines_seen, fixture().grid_lines.iter().copied().collect());
+}
+
+/// `--slice K/N`, the old name of `--part K/N`, still works, the same way
+/// (the same output and checkpoint, so either spelling resumes the other's
+/// run), and is no longer shown in the help, which names the grid file.
+#[test]
+fn the_old_slice_spelling_gives_the_same_part() {
+    let dir = workdir();
+    let mut files = Vec::new();
+    for (name, flag) in [("new.txt", "--part"), ("old.txt", "--slice")] {
+        let out = s17(dir.path(), &["scan", "cat.txt", "-o", name, flag, "2/2"]);
+        assert!(out.status.code().is_some());
+        files.push((
+            std::fs::read(dir.path().join(name)).unwrap(),
+            std::fs::read(dir.path().join(format!("{name}.done"))).unwrap(),
+        ));
+    }
+    assert_eq!(files[0], files[1]);
+    assert!(!files[0].1.is_empty());
+    let help = s17(dir.path(), &["scan", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("--part <K/N>") && !help.contains("--slice"),
+        "{help}"
+    );
+    assert!(
+        help.contains("GRID_FILE") && help.contains("grid file"),
+        "{help}"
+    );
 }
 
 #[test]

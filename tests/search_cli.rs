@@ -28,7 +28,7 @@ fn shared_tables() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     PATH.get_or_init(|| {
         let path = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
-        BandTables::open_or_build(&path, false).unwrap();
+        BandTables::open_or_build(&path).unwrap();
         path
     })
 }

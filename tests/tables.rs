@@ -35,7 +35,7 @@ impl AsRef<[u8]> for Aligned {
 
 /// A small file: four bands, the first being the one needing 6 clues.
 fn small_data(catalogue: &BandCatalogue) -> Vec<BandData> {
-    compute_tables(catalogue, &[0, 1, 2, 415], false)
+    compute_tables(catalogue, &[0, 1, 2, 415], &mut |_| {})
 }
 
 fn open_bytes(bytes: &[u8]) -> Result<BandTables<Aligned>, TableError> {
@@ -48,6 +48,19 @@ fn section_starts(bytes: &[u8]) -> Vec<usize> {
         .iter()
         .map(|&at| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize)
         .collect()
+}
+
+/// The library reports a build's progress through its callback, once per
+/// band and in order (the command line draws the bar).
+#[test]
+fn building_reports_each_band_in_order() {
+    let catalogue = BandCatalogue::new();
+    let mut reports = Vec::new();
+    let data = compute_tables(&catalogue, &[0, 1, 2, 415], &mut |p| {
+        reports.push((p.done, p.total))
+    });
+    assert_eq!(data.len(), 4);
+    assert_eq!(reports, [(1, 4), (2, 4), (3, 4), (4, 4)]);
 }
 
 #[test]
@@ -259,7 +272,7 @@ fn files_on_disk_open_or_are_refused() {
         "{err}"
     );
     // ...and not rebuilt over by open_or_build.
-    assert!(BandTables::open_or_build(&path, false).is_err());
+    assert!(BandTables::open_or_build(&path).is_err());
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(bytes, encode_to_vec(&data));
     let missing = dir.path().join("missing.s17t");
@@ -268,7 +281,7 @@ fn files_on_disk_open_or_are_refused() {
     assert!(err.to_string().contains("s17 tables build"));
     std::fs::write(&missing, b"not a table file at all").unwrap();
     assert!(matches!(
-        BandTables::open_or_build(&missing, false).err().unwrap(),
+        BandTables::open_or_build(&missing).err().unwrap(),
         TableError::Magic
     ));
     assert_eq!(std::fs::read(&missing).unwrap(), b"not a table file at all");
@@ -304,12 +317,12 @@ fn full_tables_build_verify_stats_and_round_trip() {
     assert!(stats.status.success());
     let text = String::from_utf8(stats.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 416);
+    assert_eq!(lines.len(), CATALOGUE_LEN);
     assert_eq!(lines[0], "123456789456789123789123456 6 0 729");
     assert!(lines.contains(&"123456789456789231789231564 2 51516 237762"));
     assert!(lines.windows(2).all(|w| w[0] < w[1]));
     let tables = BandTables::open(&path).unwrap();
-    assert_eq!(tables.len(), 416);
+    assert_eq!(tables.len(), CATALOGUE_LEN);
     let catalogue = BandCatalogue::new();
     for (index, table) in tables.iter().enumerate() {
         assert_eq!(table.catalogue_index(), index);
@@ -351,8 +364,8 @@ fn stale_tables_are_rebuilt_by_open_or_build() {
         BandTables::open(&path).err().unwrap(),
         TableError::Version { .. }
     ));
-    let tables = BandTables::open_or_build(&path, false).unwrap();
-    assert_eq!(tables.len(), 416);
+    let tables = BandTables::open_or_build(&path).unwrap();
+    assert_eq!(tables.len(), CATALOGUE_LEN);
     tables.verify().unwrap();
     let list: SetList<'_> = tables.band(0).set_list(6);
     assert_eq!(list.len(), 729);

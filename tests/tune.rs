@@ -14,7 +14,7 @@ fn tables() -> &'static str {
     static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
     BUILT.get_or_init(|| {
-        s17::tables::BandTables::open_or_build(path, false).unwrap();
+        s17::tables::BandTables::open_or_build(path).unwrap();
     });
     path
 }

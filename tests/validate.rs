@@ -25,7 +25,7 @@ fn fixture() -> &'static Fixture {
         let root = env!("CARGO_MANIFEST_DIR");
         // Shared by the tests of this checkout, never the user's cache.
         let tables = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
-        BandTables::open_or_build(&tables, false).unwrap();
+        BandTables::open_or_build(&tables).unwrap();
         let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
         let (good, _) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
         let known = KnownIndex::new(&good);
@@ -190,7 +190,7 @@ fn a_checkpoint_in_use_by_another_run_is_refused() {
     write_list(dir.path(), "list.txt", &[&f.grids[0][0]]);
     // Another run holds the checkpoint's lock (this test process, as a
     // running validate would).
-    let held = s17::lock::OutputLock::acquire(&dir.path().join("ck.txt")).unwrap();
+    let held = s17::output::OutputLock::acquire(&dir.path().join("ck.txt")).unwrap();
     let args = ["validate", "list.txt", "--checkpoint", "ck.txt"];
     let out = s17(dir.path(), &args);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -73,6 +73,11 @@ pub struct Automorphism {
     pub digits: [u8; 10],
 }
 
+/// The number of essentially different bands: the bands of the band
+/// catalogue, the slices of the ED catalogue, the bands of a complete
+/// band table file. Name it by this constant wherever it means that.
+pub const BANDS: usize = 416;
+
 /// The 416 minlex bands, their automorphisms, and the transforms used to
 /// identify any band. Build it once and pass it around.
 pub struct BandCatalogue {
@@ -105,7 +110,7 @@ impl BandCatalogue {
             .collect();
         assert_eq!(
             bands.len(),
-            416,
+            BANDS,
             "data/bands416.txt holds the 416 minlex bands"
         );
         let automorphisms = bands

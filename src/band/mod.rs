@@ -17,7 +17,7 @@ pub mod catalogue;
 pub mod ua;
 pub mod valid;
 
-pub use catalogue::{Automorphism, BandCatalogue, BandId};
+pub use catalogue::{Automorphism, BANDS, BandCatalogue, BandId};
 pub use ua::{band_uas, gangster_mates};
 pub use valid::{SetList, Slice, minimum_size, pair_index, valid_sets, valid_sets_unsorted};
 

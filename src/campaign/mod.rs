@@ -36,7 +36,7 @@ pub mod status;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::scan::ScanError;
+use crate::output::OutputError;
 use crate::tables::TableError;
 
 pub use costs::CostTable;
@@ -44,8 +44,8 @@ pub use plan::{Plan, PlanSpec, Unit};
 pub use run::UnitRun;
 pub use status::{Merged, Problem, Status, UnitState, UnitStatus, merge};
 
-/// The slices of the ED catalogue (one per catalogue band).
-pub const SLICES: usize = crate::tables::CATALOGUE_LEN;
+/// The slices of the ED catalogue (one per band of the band catalogue).
+pub use crate::band::BANDS as SLICES;
 
 /// Why a campaign command could not do its work.
 #[derive(Debug, thiserror::Error)]
@@ -80,7 +80,7 @@ pub enum CampaignError {
     #[error("the campaign in {} is incomplete:\n{missing}", dir.display())]
     Incomplete { dir: PathBuf, missing: String },
     #[error(transparent)]
-    Scan(#[from] ScanError),
+    Output(#[from] OutputError),
     #[error("slice {k}, entry {entry}")]
     Entry {
         k: usize,
@@ -113,7 +113,7 @@ pub fn out_dir(dir: &Path) -> PathBuf {
 }
 
 /// Unit `unit`'s output (`DIR/out/UNIT.txt`; its checkpoint is
-/// `FILE.done`, [`crate::scan::checkpoint_path`]).
+/// `FILE.done`, [`crate::output::checkpoint_path`]).
 pub fn unit_output(dir: &Path, unit: usize) -> PathBuf {
     out_dir(dir).join(format!("{unit}.txt"))
 }

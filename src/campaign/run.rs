@@ -28,7 +28,7 @@ use super::{CampaignError, Plan, Unit, io_error, out_dir, unit_costs, unit_outpu
 use crate::ed::{Ed, Entry};
 use crate::exhaust::{EntryResult, Exhauster, checkpoint_header};
 use crate::grid::Puzzle;
-use crate::scan::{OpenMode, Reconciled, Repair, ResultFiles, write_atomically};
+use crate::output::{OpenMode, Reconciled, Repair, ResultFiles, write_atomically};
 use crate::search::{SearchConfig, ThreadClock};
 
 /// What a run of a unit did, over the entries it searched.
@@ -179,7 +179,7 @@ fn open_costs(path: &Path) -> Result<File, CampaignError> {
     match fs::read(path) {
         Ok(bytes) if !bytes.is_empty() && !bytes.ends_with(b"\n") => {
             let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            write_atomically(path, &bytes[..keep])?;
+            write_atomically(path, &bytes[..keep]).map_err(io_error(path))?;
         }
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

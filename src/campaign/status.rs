@@ -24,7 +24,7 @@ use super::{CampaignError, Plan, Unit, io_error, out_dir, unit_costs, unit_outpu
 use crate::exhaust::checkpoint_header;
 use crate::grid::Puzzle;
 use crate::known::KnownSet;
-use crate::scan::{checkpoint_path, reconcile};
+use crate::output::{checkpoint_path, reconcile};
 use crate::search::SearchConfig;
 
 /// Where a unit stands.

@@ -15,7 +15,7 @@ use crate::campaign::{
 use crate::ed::Ed;
 use crate::exhaust::Exhauster;
 use crate::known::{KnownSet, describe};
-use crate::scan::{new_path, write_atomically};
+use crate::output::{new_path, write_atomically};
 use crate::search::SearchConfig;
 
 use super::Outcome;
@@ -123,9 +123,11 @@ fn plan(args: PlanArgs) -> Outcome {
     let abs = std::fs::canonicalize(dir).with_context(|| format!("{}", dir.display()))?;
     let s17 = std::env::current_exe().context("the path of this s17 binary")?;
     let script = campaign::sbatch_path(dir);
-    write_atomically(&script, plan.sbatch(&abs, &s17).as_bytes())?;
+    write_atomically(&script, plan.sbatch(&abs, &s17).as_bytes())
+        .with_context(|| format!("cannot write {}", script.display()))?;
     set_executable(&script)?;
-    write_atomically(&units, plan.to_tsv().as_bytes())?;
+    write_atomically(&units, plan.to_tsv().as_bytes())
+        .with_context(|| format!("cannot write {}", units.display()))?;
     let largest = plan.largest().expect("a plan has a unit");
     let mut out = std::io::stdout().lock();
     writeln!(
@@ -345,9 +347,12 @@ fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
             s
         })
     };
-    write_atomically(&args.output, lines(&merged.puzzles).as_bytes())?;
+    write_atomically(&args.output, lines(&merged.puzzles).as_bytes())
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
     if args.known.is_some() {
-        write_atomically(&new_path(&args.output), lines(&merged.new).as_bytes())?;
+        let new = new_path(&args.output);
+        write_atomically(&new, lines(&merged.new).as_bytes())
+            .with_context(|| format!("cannot write {}", new.display()))?;
     }
     if !quiet {
         for (k, count) in &merged.per_slice {

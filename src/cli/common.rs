@@ -6,7 +6,9 @@ use anyhow::Context;
 
 use crate::band::BandCatalogue;
 use crate::search::{SearchConfig, TUNING_OPTIONS, TuningOption};
-use crate::tables::{self, BandTables, TableError, default_table_path};
+use crate::tables::{
+    self, BandTables, BuildProgress, BuildSummary, TableError, default_table_path,
+};
 
 /// Search tuning options: one flag per entry of [`TUNING_OPTIONS`], with
 /// its default, range (checked by clap: a value out of range is a usage
@@ -144,11 +146,33 @@ pub fn open_or_build(path: &Path, quiet: bool) -> anyhow::Result<BandTables<memm
                     path.display()
                 );
             }
-            tables::build(path, !quiet).map_err(|e| table_error(e, path))?;
+            build_tables(path, !quiet)?;
             BandTables::open(path).map_err(|e| table_error(e, path))
         }
         other => other.map_err(|e| table_error(e, path)),
     }
+}
+
+/// Builds the band tables at `path`, with a progress bar on stderr when
+/// `show` is set.
+pub fn build_tables(path: &Path, show: bool) -> anyhow::Result<BuildSummary> {
+    let bar = if show {
+        indicatif::ProgressBar::new(0)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "band tables {bar:40} {pos}/{len} bands [{elapsed}]",
+        )
+        .expect("valid template"),
+    );
+    let summary = tables::build(path, &mut |p: BuildProgress| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+    });
+    bar.finish_and_clear();
+    summary.map_err(|e| table_error(e, path))
 }
 
 /// A table error for the user: the errors that do not name the file get
@@ -173,8 +197,8 @@ pub fn init_threads(threads: usize) -> anyhow::Result<()> {
 }
 
 /// How to open a run's result files, from `--resume` and `--force`.
-pub fn open_mode(resume: bool, force: bool) -> crate::scan::OpenMode {
-    use crate::scan::OpenMode;
+pub fn open_mode(resume: bool, force: bool) -> crate::output::OpenMode {
+    use crate::output::OpenMode;
     match (resume, force) {
         (true, _) => OpenMode::Resume,
         (false, true) => OpenMode::Overwrite,
@@ -185,8 +209,8 @@ pub fn open_mode(resume: bool, force: bool) -> crate::scan::OpenMode {
 /// Warns when a run without `--known` resumes an output that has a
 /// `FILE.new`: the file keeps the new 17s of the runs that had a known
 /// list, and this run will not add its own.
-pub fn warn_untracked_new(command: &str, files: &crate::scan::ResultFiles, quiet: bool) {
-    let new = crate::scan::new_path(files.output_path());
+pub fn warn_untracked_new(command: &str, files: &crate::output::ResultFiles, quiet: bool) {
+    let new = crate::output::new_path(files.output_path());
     if !quiet && new.exists() {
         eprintln!(
             "s17 {command}: warning: {} is not kept up to date by a run without --known \
@@ -201,7 +225,7 @@ pub fn warn_untracked_new(command: &str, files: &crate::scan::ResultFiles, quiet
 pub fn report_new(
     command: &str,
     known: &std::path::Path,
-    files: &crate::scan::ResultFiles,
+    files: &crate::output::ResultFiles,
     before: u64,
 ) {
     let total = files.new_lines();
@@ -209,7 +233,7 @@ pub fn report_new(
         "s17 {command}: {} new 17s (not in {}) found in this run, {total} in all in {}",
         total - before,
         known.display(),
-        crate::scan::new_path(files.output_path()).display()
+        crate::output::new_path(files.output_path()).display()
     );
 }
 

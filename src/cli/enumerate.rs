@@ -1,19 +1,20 @@
-//! `s17 enumerate`: the catalogue of essentially different grids, by slice
-//! (band 1's catalogue index K) and entry; `--which` places grids and 17s.
+//! `s17 enumerate`: the ED catalogue (the essentially different grids), by
+//! slice (band 1's index K in the band catalogue) and entry; `--which`
+//! places grids and 17s. The counts file is `crate::ed::counts`.
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::band::Band;
+use crate::band::{BANDS, Band};
+use crate::ed::counts::{self, Appender};
 use crate::ed::{Choices, Ed, Entry, SliceCount, Visit, choice_name};
 use crate::grid::{Grid, Puzzle};
 
@@ -21,13 +22,10 @@ use super::Outcome;
 use super::common::init_threads;
 use super::input::{LineSource, is_skippable_bytes};
 
-/// Number of slices (catalogue bands).
-const SLICES: usize = 416;
-
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The slice: catalogue index of band 1 (0-415).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..416))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..BANDS as i64))]
     pub band: Option<u16>,
     /// Only the entries numbered A to B-1 of the slice (from 0).
     #[arg(long, value_name = "A..B", value_parser = parse_range, requires = "band")]
@@ -96,10 +94,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         return which(&ed, path);
     }
     if args.all || args.bands.is_some() {
-        let slices = args.bands.clone().unwrap_or(0..SLICES as u64);
-        if slices.end > SLICES as u64 {
+        let slices = args.bands.clone().unwrap_or(0..BANDS as u64);
+        if slices.end > BANDS as u64 {
             bail!(
-                "--bands {}..{}: slices are 0..{SLICES}",
+                "--bands {}..{}: slices are 0..{BANDS}",
                 slices.start,
                 slices.end
             );
@@ -119,7 +117,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let bar = spinner(quiet, "entries");
         let count = count_slice(&ed, k, range, &bar);
         bar.finish_and_clear();
-        println!("{}", counts_line(k, &count));
+        println!("{}", counts::line(k, &count));
         if !quiet {
             eprintln!(
                 "s17 enumerate: slice {k}: {} entries, {} ED grids in {:.1} s",
@@ -132,16 +130,6 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     list(&ed, k, range, args.visits)?;
     Ok(true)
-}
-
-/// A counts line: `K<TAB>ENTRIES<TAB>GRIDS<TAB>SPLIT`.
-fn counts_line(k: usize, count: &SliceCount) -> String {
-    format!(
-        "{k}\t{}\t{}\t{}",
-        count.entries,
-        count.grids,
-        count.split_text()
-    )
 }
 
 fn spinner(quiet: bool, what: &str) -> ProgressBar {
@@ -267,7 +255,7 @@ fn count_slices(
 ) -> Outcome {
     let done = if output.exists() {
         if resume {
-            read_counts(output)?
+            counts::read(output)?
         } else if force {
             BTreeMap::new()
         } else {
@@ -280,18 +268,9 @@ fn count_slices(
         BTreeMap::new()
     };
     let mut file = if done.is_empty() {
-        let mut f =
-            File::create(output).with_context(|| format!("cannot create {}", output.display()))?;
-        writeln!(
-            f,
-            "# K\tENTRIES\tGRIDS\tAUTOMORPHISMS (s17 enumerate --count)"
-        )?;
-        f
+        Appender::create(output)?
     } else {
-        OpenOptions::new()
-            .append(true)
-            .open(output)
-            .with_context(|| format!("cannot append to {}", output.display()))?
+        Appender::append_to(output)?
     };
     let todo: Vec<usize> = slices.clone().filter(|k| !done.contains_key(k)).collect();
     let bar = if quiet {
@@ -320,10 +299,7 @@ fn count_slices(
     for k in todo {
         let slice_start = Instant::now();
         let count = count_slice(ed, k, 0..u64::MAX, &ProgressBar::hidden());
-        writeln!(file, "{}", counts_line(k, &count))?;
-        file.flush()?;
-        file.sync_data()
-            .with_context(|| format!("cannot write {}", output.display()))?;
+        file.push(k, &count)?;
         tracing::info!(
             slice = k,
             entries = count.entries,
@@ -338,8 +314,8 @@ fn count_slices(
     }
     bar.finish_and_clear();
     drop(file);
-    let all = read_counts(output)?;
-    write_sorted(output, &all)?;
+    let all = counts::read(output)?;
+    counts::write(output, &all)?;
     let mut sum = SliceCount::default();
     for c in all.values() {
         sum.merge(c);
@@ -364,80 +340,6 @@ fn count_slices(
         );
     }
     Ok(true)
-}
-
-/// Rewrites a counts file in slice order (a temporary file renamed over it).
-fn write_sorted(path: &Path, counts: &BTreeMap<usize, SliceCount>) -> anyhow::Result<()> {
-    let mut text = String::from("# K\tENTRIES\tGRIDS\tAUTOMORPHISMS (s17 enumerate --count)\n");
-    for (&k, count) in counts {
-        text.push_str(&counts_line(k, count));
-        text.push('\n');
-    }
-    let temporary = path.with_extension("sorting");
-    std::fs::write(&temporary, text)
-        .and_then(|()| File::open(&temporary)?.sync_all())
-        .and_then(|()| std::fs::rename(&temporary, path))
-        .with_context(|| format!("cannot rewrite {}", path.display()))
-}
-
-/// The slices already in a counts file. A last line cut short by a kill is
-/// dropped from the file; any other bad line is an error naming it.
-fn read_counts(path: &Path) -> anyhow::Result<BTreeMap<usize, SliceCount>> {
-    let mut text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if !text.is_empty() && !text.ends_with('\n') {
-        let keep = text.rfind('\n').map_or(0, |i| i + 1);
-        let f = OpenOptions::new().write(true).open(path)?;
-        f.set_len(keep as u64)
-            .with_context(|| format!("cannot repair {}", path.display()))?;
-        text.truncate(keep);
-    }
-    let mut counts = BTreeMap::new();
-    for (number, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let parsed = parse_counts_line(line)
-            .with_context(|| format!("{}: line {}: {line:?}", path.display(), number + 1))?;
-        if counts.insert(parsed.0, parsed.1).is_some() {
-            bail!(
-                "{}: line {}: slice {} twice",
-                path.display(),
-                number + 1,
-                parsed.0
-            );
-        }
-    }
-    Ok(counts)
-}
-
-fn parse_counts_line(line: &str) -> anyhow::Result<(usize, SliceCount)> {
-    let fields: Vec<&str> = line.split('\t').collect();
-    if fields.len() != 4 {
-        bail!("expected K, ENTRIES, GRIDS and AUTOMORPHISMS separated by tabs");
-    }
-    let k: usize = fields[0].parse().context("bad slice")?;
-    if k >= SLICES {
-        bail!("slice {k} out of 0..416");
-    }
-    let mut count = SliceCount {
-        entries: fields[1].parse().context("bad entry count")?,
-        ..SliceCount::default()
-    };
-    let grids: u64 = fields[2].parse().context("bad grid count")?;
-    for part in fields[3].split(',').filter(|p| !p.is_empty()) {
-        let (a, n) = part.split_once(':').context("bad automorphism split")?;
-        let (a, n): (u32, u64) = (a.parse()?, n.parse()?);
-        count.by_automorphisms.push((a, n));
-        count.grids += n;
-    }
-    if count.grids != grids {
-        bail!(
-            "the automorphism split sums to {}, not {grids}",
-            count.grids
-        );
-    }
-    Ok((k, count))
 }
 
 /// `--which`: the visits of each line's grid, or the one visit of each 17.

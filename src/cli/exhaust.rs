@@ -1,7 +1,7 @@
 //! `s17 exhaust`: every 17 of a slice of the ED catalogue (or a range of
 //! its entries), entries searched in parallel with the bands-1+2 work shared
 //! by their bands 3 (`crate::exhaust`), results in a resumable output file
-//! (`crate::scan::ResultFiles`, checkpoint per entry).
+//! (`crate::output::ResultFiles`, checkpoint per entry).
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -12,11 +12,12 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 
-use crate::ed::{Ed, Entry};
+use crate::band::BANDS;
+use crate::ed::{Ed, Entry, counts};
 use crate::exhaust::Exhauster;
 use crate::grid::Puzzle;
 use crate::known::{KnownSet, describe};
-use crate::scan::ResultFiles;
+use crate::output::ResultFiles;
 use crate::search::{Stats, ThreadClock};
 
 use super::Outcome;
@@ -30,7 +31,7 @@ use super::search::format_stats;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The slice: catalogue index of band 1 (0-415).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..416), required_unless_present = "estimate")]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..BANDS as i64), required_unless_present = "estimate")]
     pub band: Option<u16>,
     /// Only the entries numbered A to B-1 of the slice (from 0; `A..` to
     /// the end).
@@ -247,15 +248,12 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     Ok(true)
 }
 
-/// The committed whole count: entries and grids per slice.
+/// The committed whole count (`data/ed-counts.tsv`): entries and grids
+/// per slice.
 fn slice_counts() -> Vec<(u64, u64)> {
-    include_str!("../../data/ed-counts.tsv")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            (f[1].parse().expect("entries"), f[2].parse().expect("grids"))
-        })
+    counts::committed()
+        .iter()
+        .map(|c| (c.entries, c.grids))
         .collect()
 }
 
@@ -279,7 +277,7 @@ fn slice_variance(secs: &[f64], entries: u64) -> Option<f64> {
 }
 
 /// `--estimate N`: the stratified sample, a line per slice, then the
-/// estimate for the whole catalogue on stderr, with its standard error
+/// estimate for the whole ED catalogue on stderr, with its standard error
 /// when every slice has two or more entries sampled.
 fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: bool) -> Outcome {
     use crate::search::Searcher;

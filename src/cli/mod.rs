@@ -40,7 +40,7 @@ pub struct Cli {
 enum Command {
     /// Find every 17-clue puzzle of each solution grid.
     Search(search::Args),
-    /// Search every grid of a catalogue file into a resumable output file.
+    /// Search every grid of a grid file into a resumable output file.
     Scan(scan::Args),
     /// Solve puzzles (one per line), or count their solutions.
     Solve(solve::Args),

@@ -1,5 +1,5 @@
-//! `s17 scan`: every grid of a catalogue, in parallel, results streamed to
-//! a resumable output file (see `crate::scan` for the file design).
+//! `s17 scan`: every grid of a grid file, in parallel, results streamed to
+//! a resumable output file (see `crate::output` for the file design).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::known::{KnownSet, describe};
-use crate::scan::{Catalogue, ResultFiles, Slice, Totals, checkpoint_header, scan};
+use crate::output::{ResultFiles, checkpoint_header};
+use crate::scan::{GridFile, Part, Totals, scan};
 use crate::search::Searcher;
 
 use super::Outcome;
@@ -21,24 +22,26 @@ use super::search::format_stats;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Catalogue of solution grids: one 81-digit grid per line; blank lines
-    /// and lines starting with '#' are skipped.
-    pub catalogue: PathBuf,
+    /// Grid file: one 81-digit solution grid per line; blank lines and
+    /// lines starting with '#' are skipped.
+    #[arg(value_name = "GRID_FILE")]
+    pub grids: PathBuf,
     /// Output file: one line `LINE<TAB>PUZZLE` per 17 found, LINE being the
-    /// grid's line number in the catalogue. Its checkpoint is `FILE.done`.
+    /// grid's line number in the grid file. Its checkpoint is `FILE.done`.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: PathBuf,
-    /// Continue an interrupted scan of the same catalogue and slice (starts
+    /// Continue an interrupted scan of the same grid file and part (starts
     /// a new one if FILE and FILE.done do not exist).
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
     /// Overwrite FILE and FILE.done if they exist.
     #[arg(long)]
     pub force: bool,
-    /// Scan only the K-th of N equal contiguous parts of the catalogue's
+    /// Scan only the K-th of N equal contiguous parts of the grid file's
     /// grid lines (line numbers stay those of the whole file).
-    #[arg(long, value_name = "K/N", default_value = "1/1")]
-    pub slice: Slice,
+    // `--slice` is the old name, still accepted (a hidden alias).
+    #[arg(long, value_name = "K/N", default_value = "1/1", alias = "slice")]
+    pub part: Part,
     /// Stop at the first bad line instead of reporting and skipping it.
     #[arg(long)]
     pub strict: bool,
@@ -56,18 +59,16 @@ pub struct Args {
     pub tuning: TuningArgs,
 }
 
-/// Scans the catalogue; exit 1 if a line was bad.
+/// Scans the grid file; exit 1 if a line was bad.
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let config = args.tuning.config()?;
     init_threads(args.threads)?;
-    let span =
-        tracing::info_span!("scan", catalogue = %args.catalogue.display(), slice = %args.slice);
+    let span = tracing::info_span!("scan", grids = %args.grids.display(), part = %args.part);
     let _enter = span.enter();
-    let name = args.catalogue.display().to_string();
-    let catalogue =
-        Catalogue::read(&args.catalogue, args.slice).context("cannot read the catalogue")?;
+    let name = args.grids.display().to_string();
+    let grid_file = GridFile::read(&args.grids, args.part).context("cannot read the catalogue")?;
     let mut bad = 0u64;
-    for (line, err) in catalogue.bad_lines() {
+    for (line, err) in grid_file.bad_lines() {
         eprintln!("s17 scan: {name}: line {line}: {err}");
         bad += 1;
         if args.strict {
@@ -91,10 +92,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     };
     let mode = open_mode(args.resume, args.force);
+    // `slice=` as before the flag was renamed: old checkpoints resume.
     let header = checkpoint_header(
         "scan",
-        catalogue.fingerprint,
-        &format!("slice={}", args.slice),
+        grid_file.fingerprint,
+        &format!("slice={}", args.part),
     );
     let (mut files, state) = ResultFiles::open(&args.output, &header, mode)?;
     let new_before = match &known {
@@ -104,7 +106,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             0
         }
     };
-    let todo: Vec<_> = catalogue
+    let todo: Vec<_> = grid_file
         .grids()
         .filter(|(line, _)| !state.done.contains(line))
         .collect();
@@ -130,7 +132,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         );
     }
     tracing::info!(
-        entries = catalogue.entries.len(),
+        entries = grid_file.entries.len(),
         done = state.done.len(),
         todo = todo.len(),
         "catalogue read"

@@ -5,10 +5,10 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::tables::{self, BandTables, MAX_STORED_SIZE, MIN_STORED_SIZE, counts_line};
+use crate::tables::{BandTables, MAX_STORED_SIZE, MIN_STORED_SIZE, counts_line};
 
 use super::Outcome;
-use super::common::{open_or_build, table_error, table_path};
+use super::common::{build_tables, open_or_build, table_error, table_path};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -61,7 +61,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
 }
 
 fn build(path: PathBuf) -> Outcome {
-    let summary = tables::build(&path, true).map_err(|e| table_error(e, &path))?;
+    let summary = build_tables(&path, true)?;
     eprintln!(
         "s17 tables: wrote {} ({} bands, {:.1} MiB) in {:.1} s",
         path.display(),

@@ -12,7 +12,7 @@ use anyhow::Context;
 
 use crate::generate::random_grid;
 use crate::grid::{Grid, Puzzle};
-use crate::scan::{Catalogue, Slice, Totals, scan};
+use crate::scan::{GridFile, Part, Totals, scan};
 use crate::search::{SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
 
 use super::Outcome;
@@ -139,7 +139,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut good = true;
     let grids: Vec<(usize, Grid)> = match (&args.input, args.random) {
         (Some(path), _) => {
-            let catalogue = Catalogue::read(path, Slice::WHOLE).context("cannot read the grids")?;
+            let catalogue = GridFile::read(path, Part::WHOLE).context("cannot read the grids")?;
             for (line, err) in catalogue.bad_lines() {
                 eprintln!("s17 tune: {}: line {line}: {err}", path.display());
                 good = false;

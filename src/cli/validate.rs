@@ -15,7 +15,8 @@ use rayon::prelude::*;
 use crate::canon::Transform;
 use crate::grid::{Grid, Puzzle};
 use crate::known::{KnownIndex, KnownPuzzle, check_line, describe};
-use crate::scan::{Fingerprint, OpenMode, ResultFiles, checkpoint_header, scan};
+use crate::output::{Fingerprint, OpenMode, ResultFiles, checkpoint_header};
+use crate::scan::scan;
 use crate::search::Searcher;
 use crate::solver::count_solutions;
 

@@ -52,6 +52,7 @@
 //! short cut against the full computation).
 
 pub mod band_index;
+pub mod counts;
 pub mod fill;
 mod slice;
 mod which;

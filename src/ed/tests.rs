@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::fill::{for_each_band2, for_each_band3};
 use super::*;
+use crate::band::BANDS;
 use crate::canon::{Transform, automorphism_count, minlex_grid};
 use crate::grid::Grid;
 
@@ -15,17 +16,17 @@ fn grid_of(cells: &[u8; 81]) -> Grid {
 
 /// The class with the given rank.
 fn class_at_rank(ed: &Ed, rank: usize) -> usize {
-    (0..416).find(|&k| ed.rank(k) == rank).unwrap()
+    (0..BANDS).find(|&k| ed.rank(k) == rank).unwrap()
 }
 
 #[test]
 fn band_order_is_by_n6_then_index() {
     let ed = Ed::new();
-    let mut ranks: Vec<usize> = (0..416).map(|k| ed.rank(k)).collect();
+    let mut ranks: Vec<usize> = (0..BANDS).map(|k| ed.rank(k)).collect();
     ranks.sort();
-    assert_eq!(ranks, (0..416).collect::<Vec<_>>());
-    for a in 0..416 {
-        for b in 0..416 {
+    assert_eq!(ranks, (0..BANDS).collect::<Vec<_>>());
+    for a in 0..BANDS {
+        for b in 0..BANDS {
             let less = (ed.n6(a), a) < (ed.n6(b), b);
             assert_eq!(ed.rank(a) < ed.rank(b), less);
         }
@@ -33,7 +34,7 @@ fn band_order_is_by_n6_then_index() {
     // Known figures of the catalogue: band 0 has 729 valid 6-clue sets, the
     // band with the most has 237,762.
     assert_eq!(ed.n6(0), 729);
-    assert_eq!((0..416).map(|k| ed.n6(k)).max(), Some(237_762));
+    assert_eq!((0..BANDS).map(|k| ed.n6(k)).max(), Some(237_762));
 }
 
 #[test]
@@ -287,7 +288,7 @@ fn committed_n6_are_the_valid_six_clue_sets() {
     // data/band-n6.txt against the band code that builds the tables.
     use rayon::prelude::*;
     let ed = Ed::new();
-    let n6: Vec<u64> = (0..416)
+    let n6: Vec<u64> = (0..BANDS)
         .into_par_iter()
         .map(|k| {
             let band = ed.catalogue().band(k);

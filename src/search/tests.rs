@@ -40,7 +40,7 @@ fn test_table_path() -> &'static Path {
             .nth(3)
             .expect("target/<profile>/deps/<binary>");
         let path = target.join("tmp").join("bands.s17t");
-        BandTables::open_or_build(&path, false).unwrap();
+        BandTables::open_or_build(&path).unwrap();
         path
     })
 }
@@ -56,7 +56,7 @@ fn case() -> &'static Case {
         let index = KnownIndex::new(&good);
         let known = index.expected(&grid);
         assert_eq!(known.len(), 29);
-        let tables = BandTables::open_or_build(test_table_path(), false).unwrap();
+        let tables = BandTables::open_or_build(test_table_path()).unwrap();
         Case {
             catalogue: BandCatalogue::new(),
             tables,

@@ -50,7 +50,7 @@ pub fn fixture() -> &'static Fixture {
         let known_grids = known.entries().into_iter().map(|(g, _)| *g).collect();
         // Shared by the tests of this checkout, never the user's cache.
         let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
-        let tables = BandTables::open_or_build(path, false).unwrap();
+        let tables = BandTables::open_or_build(path).unwrap();
         Fixture {
             catalogue: BandCatalogue::new(),
             tables,

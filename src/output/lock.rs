@@ -2,7 +2,7 @@
 //! its output.
 //!
 //! Two runs writing the same output (`scan`, `validate --checkpoint`, any
-//! command built on [`crate::scan::ResultFiles`]) would interleave their
+//! command built on [`crate::output::ResultFiles`]) would interleave their
 //! lines and race on the repair of the checkpoint. So the first run takes an
 //! exclusive advisory lock ([`File::try_lock`]: `flock` on Unix,
 //! `LockFileEx` on Windows) on a lock file beside the output, `FILE.lock`,
