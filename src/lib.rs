@@ -14,6 +14,7 @@ pub mod generate;
 pub mod grid;
 pub mod known;
 pub mod lock;
+pub mod plan;
 pub mod scan;
 pub mod search;
 pub mod solver;

@@ -1185,7 +1185,7 @@ impl Band3State {
         let clues: Mask81 = xy as u128 | (z as u128) << 54;
         match other_solution(&self.grid, clues) {
             None => {
-                debug_assert_eq!(clues.count_ones(), super::plan::CLUES as u32);
+                debug_assert_eq!(clues.count_ones(), crate::plan::CLUES as u32);
                 self.stats.found += 1;
                 self.found.push(clues);
             }

@@ -14,7 +14,6 @@ pub mod classes;
 pub mod harvest;
 pub mod hitting;
 pub mod part1;
-pub mod plan;
 mod sets;
 pub mod signatures;
 
@@ -28,10 +27,11 @@ use rayon::prelude::*;
 use crate::band::{BandCatalogue, BandId, band_uas};
 use crate::bits::{Mask81, cells81};
 use crate::grid::{Grid, Puzzle};
+use crate::plan;
 use crate::tables::{BandTables, TableError};
 
+pub use crate::plan::{Choice, Counts, Rank};
 pub use harvest::Gua;
-pub use plan::{Choice, Counts, Rank};
 pub use sets::BandSets;
 
 /// Tunable parameters of the search, with documented defaults and ranges.
