@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 
+use crate::bits::sockets::{groups_hit, mini_row_clues};
 use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81, cells27, cells54};
 use crate::grid::Grid;
 use crate::solver::other_solution;
@@ -1211,15 +1212,6 @@ impl Band3State {
     }
 }
 
-/// The top bits of the groups of a word that hold a bit of `bits`: a
-/// group is a run of bits, `top` holds the top bit of each group and `low`
-/// the others. Adding a group's low bits to its bits of `bits` carries into
-/// its top bit exactly when one of those is set, and never past it.
-#[inline]
-pub(super) fn groups_hit(bits: u64, top: u64, low: u64) -> u64 {
-    (((bits & low) + low) | bits) & top
-}
-
 /// The OR of the rows of `table` (one per cell) over the cells of `cells`.
 #[inline]
 fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54, words: usize) -> [u64; MAX_GUA_WORDS] {
@@ -1246,141 +1238,6 @@ fn hit_bits(table: &[[u64; MAX_GUA_WORDS]], cells: Mask54, words: usize) -> [u64
         2 => first::<2>(table, cells),
         3 | 4 => first::<4>(table, cells),
         _ => first::<MAX_GUA_WORDS>(table, cells),
-    }
-}
-
-/// [`Band3State::mini_row_clues`] of a band 3 with `pairs12_rows`.
-#[inline]
-pub(super) fn mini_row_clues(pairs12_rows: &[u32; 3], open: Sockets) -> usize {
-    // Bits 0..3 of each 9-bit field: one stack's three rows.
-    const ROWS: u64 = 0o7 | 0o7 << 9 | 0o7 << 18;
-    let pairs12 = (open >> 6) & ROWS;
-    let moved = |s: usize| {
-        let g = (pairs12 >> (9 * s)) & 7;
-        u64::from(pairs12_rows[s] >> (3 * g) & 7) << (9 * s)
-    };
-    let (p01, p02, p12) = (
-        open & ROWS,
-        (open >> 3) & ROWS,
-        moved(0) | moved(1) | moved(2),
-    );
-    let whole = (open >> 27 & 7) | (open >> 30 & 7) << 9 | (open >> 33 & 7) << 18;
-    let touched = p01 | p02 | p12 | whole;
-    (touched.count_ones() + (p01 & p02 & p12).count_ones()) as usize
-}
-
-/// The bands 3 of a step, as [`mini_row_pass`] reads them: per band 3,
-/// its forced sockets and its `pairs12_rows` (one vector per stack).
-#[derive(Default)]
-pub(super) struct BoundLanes {
-    pub forced: Vec<u64>,
-    pub rows: [Vec<u64>; 3],
-}
-
-impl BoundLanes {
-    pub fn clear(&mut self) {
-        self.forced.clear();
-        self.rows.iter_mut().for_each(Vec::clear);
-    }
-
-    pub fn push(&mut self, forced: Sockets, pairs12_rows: [u32; 3]) {
-        self.forced.push(forced);
-        for (rows, r) in self.rows.iter_mut().zip(pairs12_rows) {
-            rows.push(r.into());
-        }
-    }
-}
-
-/// For every band 3 `i` of `lanes`: whether its [`mini_row_clues`] with
-/// the sockets `open[i]` and its forced ones is at most `z`, as bit `i` of
-/// `out` (cleared first). With AVX-512F and VPOPCNTDQ (run time, the form
-/// of [`crate::bits::node_scan`]) eight bands 3 per round; otherwise
-/// [`mini_row_pass_scalar`].
-#[inline]
-pub(super) fn mini_row_pass(open: &[u64], lanes: &BoundLanes, z: usize, out: &mut Vec<u64>) {
-    assert_eq!(open.len(), lanes.forced.len());
-    out.clear();
-    out.resize(open.len().div_ceil(64), 0);
-    #[cfg(target_arch = "x86_64")]
-    if crate::bits::kernels::scan_form() == crate::bits::Form::Avx512 {
-        // SAFETY: this form is chosen only when AVX-512F and VPOPCNTDQ
-        // were detected.
-        return unsafe { mini_row_pass_avx512(open, lanes, z, out) };
-    }
-    mini_row_pass_scalar(open, lanes, z, out)
-}
-
-/// The portable form of [`mini_row_pass`], which tests compare against
-/// (`out` cleared, of the right length).
-pub(super) fn mini_row_pass_scalar(open: &[u64], lanes: &BoundLanes, z: usize, out: &mut [u64]) {
-    for (i, (&open, &forced)) in open.iter().zip(&lanes.forced).enumerate() {
-        let rows = std::array::from_fn(|s| lanes.rows[s][i] as u32);
-        let pass = mini_row_clues(&rows, open | forced) <= z;
-        out[i / 64] |= (pass as u64) << (i % 64);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
-fn mini_row_pass_avx512(open: &[u64], lanes: &BoundLanes, z: usize, out: &mut [u64]) {
-    use std::arch::x86_64::{
-        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_cmple_epu64_mask,
-        _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_set1_epi64,
-        _mm512_slli_epi64, _mm512_srli_epi64, _mm512_srlv_epi64,
-    };
-    const ROWS: i64 = 0o7 | 0o7 << 9 | 0o7 << 18;
-    let (rows, seven, limit) = (
-        _mm512_set1_epi64(ROWS),
-        _mm512_set1_epi64(7),
-        _mm512_set1_epi64(z as i64),
-    );
-    let n = open.len();
-    for base in (0..n).step_by(8) {
-        let valid = (0xffu32 >> (8 - (n - base).min(8))) as u8;
-        // SAFETY: the mask covers only lanes below n, and every vector
-        // has n entries.
-        let load = |v: &[u64]| unsafe {
-            _mm512_maskz_loadu_epi64(valid, v.as_ptr().add(base) as *const i64)
-        };
-        let sockets = _mm512_or_si512(load(open), load(&lanes.forced));
-        // As mini_row_clues, lane by lane.
-        let pairs12 = _mm512_and_si512(_mm512_srli_epi64::<6>(sockets), rows);
-        let moved = |s: usize, r: __m512i| {
-            let g = match s {
-                0 => pairs12,
-                1 => _mm512_srli_epi64::<9>(pairs12),
-                _ => _mm512_srli_epi64::<18>(pairs12),
-            };
-            let g = _mm512_and_si512(g, seven);
-            let shift = _mm512_add_epi64(g, _mm512_add_epi64(g, g));
-            let m = _mm512_and_si512(_mm512_srlv_epi64(r, shift), seven);
-            match s {
-                0 => m,
-                1 => _mm512_slli_epi64::<9>(m),
-                _ => _mm512_slli_epi64::<18>(m),
-            }
-        };
-        let p12 = _mm512_or_si512(
-            _mm512_or_si512(
-                moved(0, load(&lanes.rows[0])),
-                moved(1, load(&lanes.rows[1])),
-            ),
-            moved(2, load(&lanes.rows[2])),
-        );
-        let p01 = _mm512_and_si512(sockets, rows);
-        let p02 = _mm512_and_si512(_mm512_srli_epi64::<3>(sockets), rows);
-        let whole = _mm512_or_si512(
-            _mm512_and_si512(_mm512_srli_epi64::<27>(sockets), seven),
-            _mm512_or_si512(
-                _mm512_slli_epi64::<9>(_mm512_and_si512(_mm512_srli_epi64::<30>(sockets), seven)),
-                _mm512_slli_epi64::<18>(_mm512_and_si512(_mm512_srli_epi64::<33>(sockets), seven)),
-            ),
-        );
-        let touched = _mm512_or_si512(_mm512_or_si512(p01, p02), _mm512_or_si512(p12, whole));
-        let all_three = _mm512_and_si512(_mm512_and_si512(p01, p02), p12);
-        let clues = _mm512_add_epi64(_mm512_popcnt_epi64(touched), _mm512_popcnt_epi64(all_three));
-        let pass = _mm512_cmple_epu64_mask(clues, limit) & valid;
-        out[base / 64] |= u64::from(pass) << (base % 64);
     }
 }
 
@@ -1568,44 +1425,6 @@ mod tests {
             classes.end_slice();
         }
         assert!(yes > 100 && no > 100 && staged > 500, "{yes} {no} {staged}");
-    }
-
-    /// The mini-row bounds of many bands 3 at once agree with
-    /// [`mini_row_clues`] one by one, in whatever form runs here (AVX-512
-    /// where the CPU has it), for counts of bands 3 around the lanes of a
-    /// round and the bits of a word, and every `z`.
-    #[test]
-    fn mini_row_pass_agrees_with_mini_row_clues() {
-        let mut rng = fastrand::Rng::with_seed(11);
-        let mut out = Vec::new();
-        let (mut passed, mut failed) = (0, 0);
-        for n in [0usize, 1, 7, 8, 9, 63, 64, 65, 130] {
-            for _ in 0..20 {
-                let mut lanes = BoundLanes::default();
-                let mut open = Vec::new();
-                for _ in 0..n {
-                    let rows = [0; 3].map(|_| rng.u32(..1 << 24));
-                    // Sparse socket sets, so that the bounds spread
-                    // around z.
-                    lanes.push(rng.u64(..) & rng.u64(..) & rng.u64(..), rows);
-                    open.push(rng.u64(..) & rng.u64(..) & rng.u64(..));
-                }
-                let z = rng.usize(0..12);
-                mini_row_pass(&open, &lanes, z, &mut out);
-                assert_eq!(out.len(), n.div_ceil(64));
-                for i in 0..n {
-                    let rows = std::array::from_fn(|s| lanes.rows[s][i] as u32);
-                    let pass = mini_row_clues(&rows, open[i] | lanes.forced[i]) <= z;
-                    assert_eq!(out[i / 64] >> (i % 64) & 1 != 0, pass, "n {n} band {i}");
-                    (passed, failed) = (passed + pass as usize, failed + !pass as usize);
-                }
-                // No bit past the last band 3.
-                if n % 64 != 0 {
-                    assert_eq!(out[n / 64] >> (n % 64), 0);
-                }
-            }
-        }
-        assert!(passed > 1000 && failed > 1000, "{passed} {failed}");
     }
 
     /// The mini-row bound read from the socket bits equals the one built

@@ -19,10 +19,10 @@
 
 use std::collections::HashMap;
 
+use crate::bits::sockets::groups_hit;
 use crate::bits::{BANDS12_FULL, Mask27, Mask54, cells54, move_bits};
 use crate::grid::Grid;
 
-use super::band3::groups_hit;
 use super::harvest::sockets;
 use super::hitting::low_bits;
 use super::sets::BAND1;

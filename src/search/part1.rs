@@ -35,13 +35,14 @@ use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27, cell
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
-use super::band3::{Band3State, BoundLanes, mini_row_pass};
+use super::band3::Band3State;
 use super::classes::{ClassGuas, ClassMask, Fresh};
 use super::harvest::Gua;
 use super::hitting::{Sockets, all_bits, low_bits};
 use super::sets::{BAND1, BandSets};
 use super::signatures::gangster_of;
 use super::{SearchConfig, Stats};
+use crate::bits::sockets::{BoundLanes, mini_row_pass};
 
 /// Band 3 cells of the search grid.
 const BAND3_CELLS: Mask81 = GRID_FULL & !(BANDS12_FULL as u128);
@@ -932,7 +933,6 @@ fn select_words<const K: usize>(
 
 #[cfg(test)]
 mod can_hit_tests {
-    use super::super::band3::groups_hit;
     use super::super::hitting::*;
     use super::*;
     use crate::bits::cells27;
@@ -1053,29 +1053,6 @@ mod can_hit_tests {
             let need = bound.clues();
             assert!(brute(&inside, 0, crate::bits::BAND_FULL, need));
             assert!(need == 0 || !brute(&inside, 0, crate::bits::BAND_FULL, need - 1));
-        }
-    }
-
-    #[test]
-    fn groups_hit_marks_exactly_the_groups_with_a_bit() {
-        let mut rng = fastrand::Rng::with_seed(11);
-        for _ in 0..2000 {
-            // Random runs over the low `used` bits of a word.
-            let used = rng.usize(1..=64);
-            let (mut top, mut start, mut groups) = (0u64, 0, Vec::new());
-            while start < used {
-                let end = (start + rng.usize(1..=9)).min(used);
-                top |= 1 << (end - 1);
-                groups.push(start..end);
-                start = end;
-            }
-            let low = low_bits(used, 0) & !top;
-            let bits = rng.u64(..) & rng.u64(..) & rng.u64(..) & low_bits(used, 0);
-            let expected = groups
-                .iter()
-                .filter(|g| (g.start..g.end).any(|b| bits >> b & 1 != 0))
-                .fold(0, |m, g| m | 1 << (g.end - 1));
-            assert_eq!(groups_hit(bits, top, low), expected, "{bits:x} {top:x}");
         }
     }
 
