@@ -208,7 +208,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
 fn debug_assert_shared_uas(ua12: &[Mask54], grid: &Grid) {
     if cfg!(debug_assertions) {
         for &u in ua12 {
-            crate::search::part1::debug_assert_ua(u, grid);
+            crate::search::harvest::debug_assert_ua(grid, u.into());
         }
     }
 }

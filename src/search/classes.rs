@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 
+use crate::band::{Gangster, gangster};
 use crate::bits::sockets::groups_hit;
 use crate::bits::{BANDS12_FULL, Mask27, Mask54, cells54, move_bits};
 use crate::grid::Grid;
@@ -26,7 +27,7 @@ use crate::grid::Grid;
 use super::harvest::sockets;
 use super::hitting::low_bits;
 use super::sets::BAND1;
-use super::signatures::{Gangster, SignatureHarvest, gangster_of};
+use super::signatures::SignatureHarvest;
 
 /// Socket classes: 81 pairs of cells, then 81 mini-rows.
 pub const CLASSES: usize = 162;
@@ -169,7 +170,7 @@ impl ClassGuas {
         let band3: [u8; 27] = grid.digits()[54..].try_into().expect("27 cells");
         let classes = classes_in_socket_order(&band3);
         for ((_, changed), class) in sockets(grid).iter().zip(classes) {
-            let old = self.by_gangster.insert(gangster_of(changed), class);
+            let old = self.by_gangster.insert(gangster(changed), class);
             debug_assert!(old.is_none_or(|c| c == class), "a gangster in two classes");
         }
     }
@@ -449,7 +450,7 @@ mod tests {
                 let mut made: Vec<Gangster> = sockets(grid)
                     .iter()
                     .filter(|(u, _)| *u == t)
-                    .map(|(_, changed)| gangster_of(changed))
+                    .map(|(_, changed)| gangster(changed))
                     .collect();
                 made.sort();
                 assert_eq!(made.len(), if t.count_ones() == 2 { 1 } else { 2 });
@@ -513,7 +514,7 @@ mod tests {
                 continue;
             }
             let other = other_solution(&grids[0], GRID_FULL & !ua).expect("a UA");
-            if let Some(class) = classes.class_of_gangster(&gangster_of(&band3(&other))) {
+            if let Some(class) = classes.class_of_gangster(&gangster(&band3(&other))) {
                 classes.add_fresh(class, s);
                 fresh += 1;
             }

@@ -31,16 +31,16 @@
 //! socket class ([`super::classes`]), and each survivor's open classes
 //! serve every band 3.
 
+use crate::band::{band_of_grid, gangster};
 use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells27, cells54};
 use crate::grid::Grid;
 use crate::solver::other_solution;
 
 use super::band3::Band3State;
 use super::classes::{ClassGuas, ClassMask, Fresh};
-use super::harvest::Gua;
+use super::harvest::{Gua, debug_assert_ua};
 use super::hitting::{Sockets, all_bits, low_bits};
 use super::sets::{BAND1, BandSets};
-use super::signatures::gangster_of;
 use super::{SearchConfig, Stats};
 use crate::bits::sockets::{BoundLanes, mini_row_pass};
 
@@ -512,10 +512,11 @@ impl Bands12 {
                 }
                 if !*valid.get_or_insert_with(|| self.check_bands12(xy)) {
                     // A fresh UA12 joins the filters of every band 3: debug
-                    // builds check that it is a UA of each (SPEC §2).
+                    // builds check that it is a UA of each (the soundness rule,
+                    // ARCHITECTURE.md).
                     if cfg!(debug_assertions) {
                         for other in bands3.iter() {
-                            debug_assert_ua(self.last_fresh, &other.grid);
+                            debug_assert_ua(&other.grid, self.last_fresh.into());
                         }
                     }
                     break;
@@ -567,7 +568,7 @@ impl Bands12 {
                         other_solution(&grid, GRID_FULL & !gua.cells())
                             .expect("a minimal UA has a second solution")
                     };
-                    match classes.class_of_gangster(&gangster_of(&other.digits()[54..])) {
+                    match classes.class_of_gangster(&gangster(&band_of_grid(&other, 2))) {
                         Some(class) => class,
                         None => {
                             self.stats.shared_guas += share_by_digits(bands3, from, gua);
@@ -702,18 +703,6 @@ fn share_by_digits(bands3: &mut [Band3State], from: usize, gua: Gua) -> u64 {
         shared += 1;
     }
     shared
-}
-
-/// Debug builds: `ua` (cells of bands 1+2) is a UA of `grid`: the puzzle of
-/// every other cell has a second solution.
-pub fn debug_assert_ua(ua: Mask54, grid: &Grid) {
-    let rest = GRID_FULL & !(ua as u128);
-    let puzzle = crate::grid::Puzzle::from_grid(grid, rest);
-    assert_eq!(
-        crate::solver::count_solutions(&puzzle, 2),
-        2,
-        "{ua:#x} is no UA of {grid}"
-    );
 }
 
 /// The sets XY must hit in one step, filed by where they can be hit.

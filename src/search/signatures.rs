@@ -113,21 +113,6 @@ impl SignatureHarvest {
     }
 }
 
-/// A band 3's gangster as its columns' digit sets (bit d - 1 of column c:
-/// digit d is in column c). All bands 3 of an entry have one gangster; a
-/// socket changes it, and two sockets of the entry share a signature
-/// exactly when they change it the same way.
-pub type Gangster = [u16; 9];
-
-/// The gangster of `band3` (27 digits, rows of band 3).
-pub fn gangster_of(band3: &[u8]) -> Gangster {
-    let mut cols = [0u16; 9];
-    for (c, &d) in band3.iter().enumerate() {
-        cols[c % 9] |= 1 << (d - 1);
-    }
-    cols
-}
-
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
