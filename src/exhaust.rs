@@ -190,9 +190,9 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         }
         result.stats = bands12.stats;
         for state in &states {
-            result.stats += state.stats;
-            for &cells in &state.found {
-                let p = Puzzle::from_grid(&state.grid, cells);
+            result.stats += *state.stats();
+            for &cells in state.found() {
+                let p = Puzzle::from_grid(state.grid(), cells);
                 result.puzzles.push(minlex_puzzle(&p).0);
             }
         }

@@ -65,6 +65,6 @@ impl Band3Case {
     /// Runs band 3 for the XY; returns the 17s found (the puzzle's own among them).
     pub fn run(mut self) -> usize {
         self.state.band3.solve_band3(self.xy, self.z);
-        self.state.band3.found.len()
+        self.state.band3.found().len()
     }
 }

@@ -435,7 +435,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         let mut stats = Stats::default();
         for state in states {
             stats += state.stats();
-            found.extend(state.band3.found);
+            found.extend_from_slice(state.band3.found());
         }
         (found, stats)
     }

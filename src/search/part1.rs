@@ -142,7 +142,7 @@ impl ChoiceState {
     /// The counters of both halves.
     pub fn stats(&self) -> Stats {
         let mut s = self.bands12.stats;
-        s += self.band3.stats;
+        s += *self.band3.stats();
         s
     }
 }
@@ -194,7 +194,7 @@ impl Bands12 {
             .classes
             .get_or_insert_with(|| ClassGuas::new(8 * self.config.gua_limit));
         band3.use_class_bits();
-        classes.add_sockets(&band3.grid);
+        classes.add_sockets(band3.grid());
         for (class, s) in band3.class_parts() {
             classes.add(class, s);
         }
@@ -516,7 +516,7 @@ impl Bands12 {
                     // ARCHITECTURE.md).
                     if cfg!(debug_assertions) {
                         for other in bands3.iter() {
-                            debug_assert_ua(&other.grid, self.last_fresh.into());
+                            debug_assert_ua(other.grid(), self.last_fresh.into());
                         }
                     }
                     break;
@@ -528,10 +528,10 @@ impl Bands12 {
                     }
                     None => {
                         band3.enumerate_band3(xy, z);
-                        for ua in std::mem::take(&mut band3.fresh_ua12) {
+                        for ua in band3.take_fresh_ua12() {
                             self.add_ua12(ua);
                         }
-                        let fresh = std::mem::take(&mut band3.fresh_guas);
+                        let fresh = band3.take_fresh_guas();
                         self.share_guas(bands3, k, fresh);
                     }
                 }
@@ -553,7 +553,7 @@ impl Bands12 {
         let Some(classes) = &mut self.classes else {
             return;
         };
-        let grid = bands3[from].grid;
+        let grid = *bands3[from].grid();
         for (gua, other) in fresh {
             let class = match bands3[from].class_of_t(gua.t) {
                 Some(class) => class,
@@ -595,9 +595,9 @@ impl Bands12 {
                 }
                 let mate = Gua { s: gua.s, t };
                 debug_assert!(
-                    other_solution(&band3.grid, GRID_FULL & !mate.cells()).is_some(),
+                    other_solution(band3.grid(), GRID_FULL & !mate.cells()).is_some(),
                     "{mate:?} is no UA of {}",
-                    band3.grid
+                    band3.grid()
                 );
                 band3.add_class_gua(class, gua.s, unbitted);
                 if k != from {
@@ -687,17 +687,17 @@ impl Bands12 {
 /// digits as it changed those of `from`, so bands 1 and 2 changed at S
 /// still complete it: S and T make a GUA of that band 3 as well.
 fn share_by_digits(bands3: &mut [Band3State], from: usize, gua: Gua) -> u64 {
-    let own = *bands3[from].grid.digits();
+    let own = *bands3[from].grid().digits();
     let mut shared = 0;
     for (k, band3) in bands3.iter_mut().enumerate() {
-        let band = band3.grid.digits();
+        let band = band3.grid().digits();
         if k == from || cells27(gua.t).any(|c| band[54 + c] != own[54 + c]) {
             continue;
         }
         debug_assert!(
-            other_solution(&band3.grid, GRID_FULL & !gua.cells()).is_some(),
+            other_solution(band3.grid(), GRID_FULL & !gua.cells()).is_some(),
             "{gua:?} is no UA of {}",
-            band3.grid
+            band3.grid()
         );
         band3.add_gua(gua);
         shared += 1;
