@@ -12,7 +12,7 @@
 //! socket's signature, which bands 3 share, so they are harvested once
 //! per signature for the whole entry ([`SignatureHarvest`]), and part 1's
 //! GUA bits are given once per socket class for all the bands 3
-//! ([`Bands12::add_band3`], [`crate::search::classes`]).
+//! ([`Bands12::add_band3`], [`crate::search::shared::classes`]).
 //!
 //! The rows: a visit for choice c searches the clue counts (x, y, z) that
 //! the one-grid plan gives to choice c when bands 1, 2, 3 of the visit play
@@ -42,7 +42,7 @@ use crate::plan::{self, Counts, Rank};
 use crate::search::band3::Band3State;
 use crate::search::harvest::spanning_ua12;
 use crate::search::part1::Bands12;
-use crate::search::signatures::SignatureHarvest;
+use crate::search::shared::signatures::SignatureHarvest;
 use crate::search::{BandSets, SearchConfig, Stats};
 use crate::tables::{BandTables, TableError};
 

@@ -10,12 +10,11 @@
 //! exactly one (choice, row): results need no de-duplication.
 
 pub mod band3;
-pub mod classes;
 pub mod harvest;
 pub mod hitting;
 pub mod part1;
 mod sets;
-pub mod signatures;
+pub mod shared;
 
 use std::ops::AddAssign;
 use std::sync::Mutex;
@@ -42,7 +41,7 @@ pub struct SearchConfig {
     pub ua_limit: usize,
     /// GUAs kept in the bit vectors of one step (0..=512; default 512).
     /// `s17 exhaust` keeps 8 times as many, shared by the bands 3 of an
-    /// entry ([`classes`]).
+    /// entry ([`shared::classes`]).
     pub gua_limit: usize,
     /// Y vectors per block of the XY inner loop (16..=4096; default 256;
     /// the AVX-512 loop takes at most 256 at a time).
@@ -540,6 +539,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     }
 }
 
+#[cfg(feature = "hooks")]
 pub mod bench_hooks;
 #[cfg(test)]
 mod tests;

@@ -142,11 +142,11 @@ fn part1_with_one_x_gives_exactly_the_valid_xy_of_brute_force() {
             &ids[choice.bands[1]],
             counts.y,
         );
-        state.bands12.record_valid_xy = Some(Vec::new());
+        state.bands12.hooks.record_valid_xy = Some(Vec::new());
         // z = 27: band 3 can always hit every open GUA, so nothing but bands
         // 1+2 decides.
         state.run_row(&one_x, &ysets, 27);
-        let mut got = state.bands12.record_valid_xy.take().unwrap();
+        let mut got = state.bands12.hooks.record_valid_xy.take().unwrap();
         got.sort_unstable();
         let band3 = GRID_FULL_BAND3;
         let mut expected: Vec<Mask54> = subsets27(counts.y)
@@ -223,9 +223,9 @@ fn every_known_17_survives_part1_and_the_bands12_check_at_its_own_z() {
             let ysets = sets(choice.bands[1], counts.y);
             assert!(ysets.only(band_part(cells, 1)).is_some(), "{p}");
             let mut state = searcher.prepare_choice(&grid, &choice);
-            state.bands12.record_valid_xy = Some(Vec::new());
+            state.bands12.hooks.record_valid_xy = Some(Vec::new());
             state.run_row(&xslice, &ysets, counts.z);
-            let valid = state.bands12.record_valid_xy.take().unwrap();
+            let valid = state.bands12.hooks.record_valid_xy.take().unwrap();
             assert!(
                 valid.contains(&xy),
                 "grid {grid}: the XY of {p} ({counts:?}, band 3 {:?}) does not survive part 1",

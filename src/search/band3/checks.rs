@@ -4,8 +4,8 @@
 //! every GUA the survivor misses.
 
 use crate::bits::{Mask27, Mask54, cells27};
-use crate::search::classes::ClassMask;
 use crate::search::hitting::{Sockets, hitting_set};
+use crate::search::shared::classes::ClassMask;
 
 use super::Band3State;
 
@@ -47,7 +47,7 @@ impl Band3State {
     /// The sockets open for every XY of a step whose Y cells (pair and
     /// live cells, bands-1+2 numbering) are `ycells`, given the classes
     /// open for every XY of the step (`classes`, in class mode, from the
-    /// [`crate::search::classes::ClassGuas`]); `None` when band 3 cannot
+    /// [`crate::search::shared::classes::ClassGuas`]); `None` when band 3 cannot
     /// take them with `z` clues (the step is dead for this band 3). The
     /// one-grid search asks exactly (bounds, witnesses, then a search);
     /// in class mode (`s17 exhaust`) the bounds alone decide here, and

@@ -28,9 +28,9 @@ mod tests;
 use crate::bits::{Mask27, Mask54, Mask81};
 use crate::grid::Grid;
 
-use super::classes::{CLASS_SOCKETS, ClassMask};
 use super::harvest::Gua;
 use super::hitting::Sockets;
+use super::shared::classes::{CLASS_SOCKETS, ClassMask};
 use super::{SearchConfig, Stats};
 
 use checks::Witnesses;
@@ -58,7 +58,7 @@ struct Results {
     fresh_ua12: Vec<Mask54>,
     /// The fresh GUAs of the last part 2, each with the other solution
     /// its final check found, for the bands-1+2 state to hand on to other
-    /// bands 3 (`s17 exhaust`; [`super::classes`]).
+    /// bands 3 (`s17 exhaust`; [`super::shared::classes`]).
     fresh_guas: Vec<(Gua, Grid)>,
 }
 
@@ -72,7 +72,7 @@ pub struct Band3State {
     /// The sockets and their T's.
     sockets: BandSockets,
     /// Set when the GUAs of the mini-row sockets get their bits in the
-    /// [`super::classes::ClassGuas`] of the bands-1+2 state (`s17
+    /// [`super::shared::classes::ClassGuas`] of the bands-1+2 state (`s17
     /// exhaust`; [`Self::use_class_bits`]).
     class_mode: bool,
     /// The GUAs with a socket that get GUA bits here, per band 3, and the
@@ -157,7 +157,7 @@ impl Band3State {
     /// Adds a GUA to the index band 3 reads; a GUA whose T is one of the
     /// first 64 distinct T's has a socket (the index's id of the T) and
     /// gets GUA bits here, but in class mode a GUA of a mini-row socket
-    /// needs its S part filed in the [`super::classes::ClassGuas`] of the
+    /// needs its S part filed in the [`super::shared::classes::ClassGuas`] of the
     /// bands-1+2 state instead ([`Self::class_parts`], or as a fresh
     /// part).
     pub(in crate::search) fn add_gua(&mut self, g: Gua) {
@@ -185,7 +185,7 @@ impl Band3State {
     }
 
     /// Class mode: the GUAs of the mini-row sockets get their bits in the
-    /// [`super::classes::ClassGuas`] of the bands-1+2 state, shared with
+    /// [`super::shared::classes::ClassGuas`] of the bands-1+2 state, shared with
     /// the other bands 3 of an entry, and the GUAs of other sockets get
     /// none (they are few, and with bits they cost more time per band 3
     /// than they save: they go to band 3 on every GUA, or force their
@@ -214,7 +214,7 @@ impl Band3State {
     }
 
     /// The class and S part of every GUA of a mini-row socket, for the
-    /// [`super::classes::ClassGuas`] of the bands-1+2 state.
+    /// [`super::shared::classes::ClassGuas`] of the bands-1+2 state.
     pub fn class_parts(&self) -> impl Iterator<Item = (u8, Mask54)> + '_ {
         let index = &self.gua_index;
         (0..index.s.len()).filter_map(move |k| {
@@ -288,7 +288,7 @@ impl Band3State {
     /// bit for the slice (up to the limit), or forces its socket when no
     /// cell of the slice can hit it. `class_unbitted` (class
     /// mode): the class parts the pair misses that got no bit in the
-    /// [`super::classes::ClassGuas`].
+    /// [`super::shared::classes::ClassGuas`].
     pub(in crate::search) fn prepare_x_slice(
         &mut self,
         a: Mask27,

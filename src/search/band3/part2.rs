@@ -30,6 +30,7 @@ pub(super) struct Band3Buffers {
 impl Band3State {
     /// Completes a valid XY with `z` clues in band 3 in every way that can
     /// give a unique puzzle, and keeps those that do.
+    #[cfg(any(test, feature = "hooks"))]
     pub(in crate::search) fn solve_band3(&mut self, xy: Mask54, z: usize) {
         self.gua_index.forget_slice();
         if self.band3_required(xy, 0, z) {

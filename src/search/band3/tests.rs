@@ -6,10 +6,10 @@ use super::*;
 use crate::band::band_uas;
 use crate::bits::{BAND_FULL, BANDS12_FULL, cells27, cells54};
 use crate::generate::random_grid;
-use crate::search::classes::{ClassGuas, Fresh};
 use crate::search::harvest::harvest_guas;
 use crate::search::hitting::MiniRowBound;
 use crate::search::sets::BAND1;
+use crate::search::shared::classes::{ClassGuas, Fresh};
 
 /// Whether at most `z` cells hit every set: branch on a cell of the
 /// first set not hit yet (a hitting set holds one).

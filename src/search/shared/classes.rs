@@ -24,10 +24,10 @@ use crate::bits::sockets::groups_hit;
 use crate::bits::{BANDS12_FULL, Mask27, Mask54, cells54, move_bits};
 use crate::grid::Grid;
 
-use super::harvest::sockets;
-use super::hitting::low_bits;
-use super::sets::BAND1;
 use super::signatures::SignatureHarvest;
+use crate::search::harvest::sockets;
+use crate::search::hitting::low_bits;
+use crate::search::sets::BAND1;
 
 /// Socket classes: 81 pairs of cells, then 81 mini-rows.
 pub const CLASSES: usize = 162;
@@ -67,7 +67,7 @@ fn class_of_signature(sig: u8) -> u8 {
     if sig < 81 { sig } else { 81 + (sig - 81) / 2 }
 }
 
-/// The classes of the sockets of `band3`, in [`super::harvest::sockets`]
+/// The classes of the sockets of `band3`, in [`crate::search::harvest::sockets`]
 /// order.
 fn classes_in_socket_order(band3: &[u8; 27]) -> [u8; 45] {
     let sigs = SignatureHarvest::new(band3).signatures(band3);
@@ -417,7 +417,7 @@ mod tests {
 
     /// A random grid's bands 1+2 and up to `n` bands 3 that complete them.
     fn entry(seed: u64, n: usize) -> Vec<Grid> {
-        let mut grids = crate::search::signatures::tests::entry(seed);
+        let mut grids = crate::search::shared::signatures::tests::entry(seed);
         grids.truncate(n);
         grids
     }
@@ -480,7 +480,7 @@ mod tests {
     /// gangster.
     #[test]
     fn class_parts_make_uas_of_every_band_3_with_the_class() {
-        let limits = super::super::SearchConfig::default().harvest_limits();
+        let limits = crate::search::SearchConfig::default().harvest_limits();
         let grids = entry(8, 12);
         let mut classes = ClassGuas::new(512);
         for grid in &grids {
@@ -488,7 +488,7 @@ mod tests {
         }
         // Harvested parts of the first band 3, filed by class.
         let own = socket_classes(&band3(&grids[0]));
-        for g in super::super::harvest::harvest_guas(&grids[0], &limits) {
+        for g in crate::search::harvest::harvest_guas(&grids[0], &limits) {
             let &(class, _) = own.iter().find(|&&(_, t)| t == g.t).expect("a socket");
             classes.add(class, g.s);
         }
@@ -508,7 +508,7 @@ mod tests {
             let Some(other) = other_solution(&grids[0], clues) else {
                 continue;
             };
-            let ua = super::super::harvest::minimal_ua(&grids[0], grids[0].difference(&other));
+            let ua = crate::search::harvest::minimal_ua(&grids[0], grids[0].difference(&other));
             let (s, t) = (ua as u64 & BANDS12_FULL, (ua >> 54) as Mask27);
             if s == 0 || t == 0 {
                 continue;

@@ -18,7 +18,7 @@
 //! it, and gives them to every band 3 that has it: for that band 3, S ∪ T
 //! is a UA (the other filling of bands 1+2 and its band 3 changed at the
 //! socket form a grid). The harvest of a band 3 is then exactly what
-//! [`super::harvest::harvest_guas`] finds for it, which the tests check.
+//! [`crate::search::harvest::harvest_guas`] finds for it, which the tests check.
 //!
 //! The same reasoning hands on the fresh GUAs of failed final checks, and
 //! gives the GUA bits of part 1 to all bands 3 at once: see
@@ -27,12 +27,12 @@
 use crate::bits::Mask54;
 use crate::grid::Grid;
 
-use super::harvest::{Gua, HarvestLimits, collect_guas, socket_parts};
+use crate::search::harvest::{Gua, HarvestLimits, collect_guas, socket_parts};
 
 /// Socket signatures of an entry: 81 GUA2, then 162 GUA3.
 pub const SIGNATURES: usize = 243;
 
-/// Sockets of one band 3, in [`super::harvest::sockets`] order: per
+/// Sockets of one band 3, in [`crate::search::harvest::sockets`] order: per
 /// mini-row (row-major), the pairs of cells 01, 02, 12, then the two
 /// turns.
 const SOCKETS: usize = 45;
@@ -94,7 +94,7 @@ impl SignatureHarvest {
     }
 
     /// The GUAs of search grid `grid` (the entry's bands 1+2 and one of
-    /// its bands 3), as [`super::harvest::harvest_guas`] finds them, each
+    /// its bands 3), as [`crate::search::harvest::harvest_guas`] finds them, each
     /// signature's S parts harvested only the first time a band 3 has it.
     pub fn guas(&mut self, grid: &Grid, limits: &HarvestLimits) -> Vec<Gua> {
         let band3: [u8; 27] = grid.digits()[54..].try_into().expect("27 cells");
