@@ -42,7 +42,7 @@ use crate::plan::{self, Counts, Rank};
 use crate::search::band3::Band3State;
 use crate::search::harvest::spanning_ua12;
 use crate::search::part1::Bands12;
-use crate::search::shared::signatures::SignatureHarvest;
+use crate::search::signatures::SignatureHarvest;
 use crate::search::{BandSets, SearchConfig, Stats};
 use crate::tables::{BandTables, TableError};
 

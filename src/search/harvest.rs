@@ -327,7 +327,7 @@ pub fn harvest_guas(grid: &Grid, limits: &HarvestLimits) -> Vec<Gua> {
 /// The GUAs of the search grid from the S parts `parts(k, t, changed)`
 /// gives for each socket (its number k in [`sockets`] order, its T, band 3
 /// as the socket changes it), sorted by size. `s17 exhaust` passes parts
-/// harvested once per socket signature ([`super::shared::signatures`]); debug
+/// harvested once per socket signature ([`super::signatures`]); debug
 /// builds check every GUA against this grid.
 pub fn collect_guas(
     grid: &Grid,

@@ -15,6 +15,7 @@ pub mod hitting;
 pub mod part1;
 mod sets;
 pub mod shared;
+pub mod signatures;
 
 use std::ops::AddAssign;
 use std::sync::Mutex;

@@ -5,7 +5,7 @@
 
 use crate::bits::{Mask27, Mask54, cells27};
 use crate::search::hitting::{Sockets, hitting_set};
-use crate::search::shared::classes::ClassMask;
+use crate::search::signatures::ClassMask;
 
 use super::Band3State;
 

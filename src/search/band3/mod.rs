@@ -30,7 +30,7 @@ use crate::grid::Grid;
 
 use super::harvest::Gua;
 use super::hitting::Sockets;
-use super::shared::classes::{CLASS_SOCKETS, ClassMask};
+use super::signatures::{CLASS_SOCKETS, ClassMask};
 use super::{SearchConfig, Stats};
 
 use checks::Witnesses;

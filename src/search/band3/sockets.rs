@@ -7,9 +7,7 @@
 use crate::bits::sockets::mini_row_clues;
 use crate::bits::{Mask27, cells27};
 use crate::search::hitting::{MiniRowBound, Sockets, disjoint_sets_exceed};
-use crate::search::shared::classes::{
-    CLASS_SOCKETS, CLASS_WORDS, CLASSES, ClassMask, socket_classes,
-};
+use crate::search::signatures::{CLASS_SOCKETS, CLASS_WORDS, CLASSES, ClassMask, socket_classes};
 
 /// No socket of a class in a band 3.
 const NO_SOCKET: u8 = u8::MAX;

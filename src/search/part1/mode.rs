@@ -10,7 +10,7 @@ use crate::bits::{Mask27, Mask54};
 use crate::search::band3::Band3State;
 use crate::search::hitting::Sockets;
 use crate::search::shared::Shared;
-use crate::search::shared::classes::ClassMask;
+use crate::search::signatures::ClassMask;
 
 use super::Bands12;
 

@@ -4,10 +4,11 @@
 //! A band 3 has 36 mini-row sockets: the 27 pairs of cells and the 9 whole
 //! mini-rows of its rows (the two turns of a mini-row have one T). Which
 //! bands-1+2 parts S make GUAs with a socket depends only on how the
-//! socket changes band 3's gangster ([`super::signatures`]), so the
+//! socket changes band 3's gangster ([`crate::search::signatures`]), so the
 //! sockets of all bands 3 of an entry fall into 162 *classes* (81 pair
-//! signatures, 81 mini-row signatures with the two turns together), and a
-//! band 3 has each of its 36 sockets in a different class. Every S part
+//! signatures, 81 mini-row signatures with the two turns together; see
+//! [`crate::search::signatures::socket_classes`]), and a band 3 has each
+//! of its 36 sockets in a different class. Every S part
 //! of a class makes, with the T of that class's socket in any band 3 that
 //! has the class, a GUA of that band 3's grid.
 //!
@@ -24,55 +25,13 @@ use crate::bits::sockets::groups_hit;
 use crate::bits::{Mask27, Mask54, cells54, move_bits};
 use crate::grid::Grid;
 
-use super::signatures::SignatureHarvest;
 use crate::search::harvest::sockets;
 use crate::search::hitting::low_bits;
 use crate::search::sets::XSlice;
-
-/// Socket classes: 81 pairs of cells, then 81 mini-rows.
-pub const CLASSES: usize = 162;
-
-/// Words of a [`ClassMask`].
-pub const CLASS_WORDS: usize = CLASSES.div_ceil(64);
-
-/// A set of classes (bit c of word c / 64 for class c).
-pub type ClassMask = [u64; CLASS_WORDS];
-
-/// Mini-row sockets of a band 3, one per class.
-pub const CLASS_SOCKETS: usize = 36;
+use crate::search::signatures::{CLASS_WORDS, CLASSES, ClassMask, classes_in_socket_order};
 
 /// Most words of class GUA bits in an X slice.
 pub const MAX_CLASS_WORDS: usize = 64;
-
-/// The 36 mini-row sockets of `band3` with their classes, by class: the
-/// socket numbers of a band 3 (the T of socket k is the k-th T).
-pub fn socket_classes(band3: &[u8; 27]) -> [(u8, Mask27); CLASS_SOCKETS] {
-    let classes = classes_in_socket_order(band3);
-    let mut out = [(0u8, 0 as Mask27); CLASS_SOCKETS];
-    for mini in 0..9 {
-        let base = 9 * (mini / 3) + 3 * (mini % 3);
-        for (j, (a, b)) in [(0, 1), (0, 2), (1, 2)].into_iter().enumerate() {
-            out[4 * mini + j] = (classes[5 * mini + j], 1 << (base + a) | 1 << (base + b));
-        }
-        // The two turns (sockets 3 and 4 of the mini-row) have one class.
-        out[4 * mini + 3] = (classes[5 * mini + 3], 0b111 << base);
-    }
-    out.sort_unstable();
-    out
-}
-
-/// The class of a signature ([`super::signatures::SIGNATURES`]): itself
-/// for a pair, the turns of a mini-row together.
-fn class_of_signature(sig: u8) -> u8 {
-    if sig < 81 { sig } else { 81 + (sig - 81) / 2 }
-}
-
-/// The classes of the sockets of `band3`, in [`crate::search::harvest::sockets`]
-/// order.
-fn classes_in_socket_order(band3: &[u8; 27]) -> [u8; 45] {
-    let sigs = SignatureHarvest::new(band3).signatures(band3);
-    sigs.map(class_of_signature)
-}
 
 /// What became of a fresh S part given to [`ClassGuas::add_fresh`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -413,11 +372,12 @@ impl ClassGuas {
 mod tests {
     use super::*;
     use crate::bits::{BANDS12_FULL, GRID_FULL};
+    use crate::search::signatures::{CLASS_SOCKETS, socket_classes};
     use crate::solver::other_solution;
 
     /// A random grid's bands 1+2 and up to `n` bands 3 that complete them.
     fn entry(seed: u64, n: usize) -> Vec<Grid> {
-        let mut grids = crate::search::shared::signatures::tests::entry(seed);
+        let mut grids = crate::search::signatures::tests::entry(seed);
         grids.truncate(n);
         grids
     }

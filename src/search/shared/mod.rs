@@ -1,11 +1,10 @@
 //! The machinery that serves the many bands 3 of one ED-catalogue entry
 //! (`s17 exhaust`; ARCHITECTURE.md, "The exhaustive search of an entry"):
 //! one bands-1+2 state runs the steps and the XY loop once, and each
-//! survivor goes to every band 3 of the entry alive in the step.
+//! survivor goes to every band 3 of the entry alive in the step. (The
+//! socket signatures and classes these build on, which also number a band
+//! 3's sockets, are [`super::signatures`], below both halves.)
 //!
-//! - [`signatures`]: the socket signatures (how a socket changes band 3's
-//!   gangster), so that the GUAs of a socket are harvested once per
-//!   signature for all bands 3.
 //! - [`classes`]: the GUA bits of the mini-row sockets kept once, by
 //!   socket class ([`ClassGuas`]), for every band 3 at once.
 //! - `share`: fresh GUAs handed on from the band 3 that found them to
@@ -16,14 +15,14 @@
 
 pub mod classes;
 mod share;
-pub mod signatures;
 
 use crate::bits::sockets::{BoundLanes, mini_row_pass};
 use crate::bits::{Mask27, Mask54};
 use crate::search::band3::Band3State;
 use crate::search::hitting::Sockets;
 
-use classes::{ClassGuas, ClassMask};
+use crate::search::signatures::ClassMask;
+use classes::ClassGuas;
 
 /// The part-1 state the bands 3 of an entry share: the class bits of
 /// their mini-row sockets' GUAs, and per step the bands 3 alive in it as

@@ -125,7 +125,7 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(12);
         let (mut guas, mut shared) = (0, 0);
         for seed in [3, 4, 5] {
-            let grids = crate::search::shared::signatures::tests::entry(seed);
+            let grids = crate::search::signatures::tests::entry(seed);
             let config = SearchConfig::default();
             let mut bands3: Vec<Band3State> = grids
                 .iter()
