@@ -42,7 +42,7 @@ pub struct SearchConfig {
     pub ua_limit: usize,
     /// GUAs kept in the bit vectors of one step (0..=512; default 512).
     /// `s17 exhaust` keeps 8 times as many, shared by the bands 3 of an
-    /// entry ([`shared::classes`]).
+    /// entry ([`classes`]).
     pub gua_limit: usize,
     /// Y vectors per block of the XY inner loop (16..=4096; default 256;
     /// the AVX-512 loop takes at most 256 at a time).
