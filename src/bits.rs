@@ -14,6 +14,7 @@
 //! see [`kernels`].
 
 pub mod kernels;
+pub mod sockets;
 
 pub use kernels::{Form, KernelForms, force_portable, kernel_forms};
 

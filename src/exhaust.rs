@@ -12,7 +12,7 @@
 //! socket's signature, which bands 3 share, so they are harvested once
 //! per signature for the whole entry ([`SignatureHarvest`]), and part 1's
 //! GUA bits are given once per socket class for all the bands 3
-//! ([`Bands12::add_band3`], [`crate::search::classes`]).
+//! ([`Bands12::add_band3`], [`crate::search::shared::classes`]).
 //!
 //! The rows: a visit for choice c searches the clue counts (x, y, z) that
 //! the one-grid plan gives to choice c when bands 1, 2, 3 of the visit play
@@ -40,10 +40,10 @@ use crate::canon::minlex_puzzle;
 use crate::ed::{Band3Visit, Choices, Ed, Entry};
 use crate::grid::{Grid, Puzzle};
 use crate::output::{self, Fingerprint};
+use crate::plan::{self, Counts, Rank};
 use crate::search::band3::Band3State;
 use crate::search::harvest::spanning_ua12;
 use crate::search::part1::Bands12;
-use crate::search::plan::{self, Counts, Rank};
 use crate::search::signatures::SignatureHarvest;
 use crate::search::{BandSets, SearchConfig, Stats};
 use crate::tables::{BandTables, TableError};
@@ -211,9 +211,9 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         }
         result.stats = bands12.stats;
         for state in &states {
-            result.stats += state.stats;
-            for &cells in &state.found {
-                let p = Puzzle::from_grid(&state.grid, cells);
+            result.stats += *state.stats();
+            for &cells in state.found() {
+                let p = Puzzle::from_grid(state.grid(), cells);
                 result.puzzles.push(minlex_puzzle(&p).0);
             }
         }
@@ -230,7 +230,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
 fn debug_assert_shared_uas(ua12: &[Mask54], grid: &Grid) {
     if cfg!(debug_assertions) {
         for &u in ua12 {
-            crate::search::part1::debug_assert_ua(u, grid);
+            crate::search::harvest::debug_assert_ua(grid, u.into());
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod grid;
 pub mod known;
 pub mod output;
+pub mod plan;
 pub mod scan;
 pub mod search;
 pub mod solver;

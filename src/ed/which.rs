@@ -4,7 +4,7 @@ use super::fill::for_each_band2;
 use super::{Ed, Visit};
 use crate::band::Band;
 use crate::grid::{Grid, Puzzle};
-use crate::search::plan::{CLUES, band3_for};
+use crate::plan::{CLUES, band3_for};
 
 /// Why a line cannot be placed in the catalogue.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

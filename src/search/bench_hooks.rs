@@ -19,7 +19,7 @@ pub fn recorded_step<B: AsRef<[u8]> + Sync>(
     let choice = plan.remove(0);
     let row = *choice.rows.iter().min_by_key(|r| r.z).expect("a row");
     let mut state = searcher.prepare_choice(grid, &choice);
-    state.bands12.record_step = Some((0, Vec::new(), Vec::new()));
+    state.bands12.hooks.record_step = Some((0, Vec::new(), Vec::new()));
     let xsets = BandSets::for_band(
         searcher.catalogue,
         searcher.tables,
@@ -33,7 +33,12 @@ pub fn recorded_step<B: AsRef<[u8]> + Sync>(
         row.y,
     );
     state.run_row(&xsets, &ysets, row.z);
-    let (_, vx, vy) = state.bands12.record_step.take().expect("recording was on");
+    let (_, vx, vy) = state
+        .bands12
+        .hooks
+        .record_step
+        .take()
+        .expect("recording was on");
     assert!(!vx.is_empty(), "no step of 4 words in row {row:?}");
     let four = |v: Vec<u64>| v.as_chunks::<4>().0.to_vec();
     (four(vx), four(vy))
@@ -65,6 +70,6 @@ impl Band3Case {
     /// Runs band 3 for the XY; returns the 17s found (the puzzle's own among them).
     pub fn run(mut self) -> usize {
         self.state.band3.solve_band3(self.xy, self.z);
-        self.state.band3.found.len()
+        self.state.band3.found().len()
     }
 }

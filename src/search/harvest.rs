@@ -88,12 +88,16 @@ fn digit_subsets(required: u16, max: usize) -> impl Iterator<Item = u16> {
     })
 }
 
-/// Asserts (debug builds) that `ua` is unavoidable in `grid`.
-fn debug_assert_ua(grid: &Grid, ua: Mask81) {
-    debug_assert!(
-        ua != 0 && crate::solver::other_solution(grid, GRID_FULL & !ua).is_some(),
-        "not an unavoidable set: {ua:#x}"
-    );
+/// Debug builds: asserts that `ua` is an unavoidable set of `grid` (not
+/// empty, and the puzzle of every other cell has a second solution); the
+/// soundness rule of ARCHITECTURE.md. Release builds: nothing.
+pub fn debug_assert_ua(grid: &Grid, ua: Mask81) {
+    if cfg!(debug_assertions) {
+        assert!(
+            ua != 0 && crate::solver::other_solution(grid, GRID_FULL & !ua).is_some(),
+            "{ua:#x} is no UA of {grid}"
+        );
+    }
 }
 
 /// Shrinks an unavoidable set of `grid` to a minimal one inside it: for

@@ -233,3 +233,141 @@ pub(super) const MIN_HIT: [u8; 128] = {
     }
     t
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bits::cells27;
+
+    /// Every set of at most `k` cells of `allowed`, by brute force.
+    fn brute(required: &[Mask27], clues: Mask27, allowed: Mask27, k: usize) -> bool {
+        fn go(required: &[Mask27], chosen: Mask27, allowed: Mask27, k: usize) -> bool {
+            if required.iter().all(|&t| t & chosen != 0) {
+                return true;
+            }
+            if k == 0 {
+                return false;
+            }
+            let mut cells = allowed;
+            while cells != 0 {
+                let cell = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                // Cells in increasing order: each set tried once.
+                if go(required, chosen | cell, cells, k - 1) {
+                    return true;
+                }
+            }
+            false
+        }
+        go(required, clues, allowed, k)
+    }
+
+    #[test]
+    fn can_hit_agrees_with_brute_force() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        let (mut yes, mut no, mut critical, mut packed) = (0, 0, 0, 0);
+        for _ in 0..3000 {
+            let mut required = Vec::new();
+            for _ in 0..rng.usize(1..14) {
+                let t = if rng.bool() {
+                    // Inside one mini-row: 2 or 3 of its cells.
+                    let (row, stack) = (rng.u32(0..3), rng.u32(0..3));
+                    let local = [0b011, 0b101, 0b110, 0b111][rng.usize(0..4)];
+                    local << (9 * row + 3 * stack)
+                } else {
+                    (0..rng.u32(2..7)).fold(0, |m, _| m | 1 << rng.u32(0..27))
+                };
+                required.push(t);
+            }
+            let clues = if rng.u8(..) < 40 {
+                1 << rng.u32(0..27)
+            } else {
+                0
+            };
+            let excluded = (0..rng.u32(0..4)).fold(0, |m, _| m | 1 << rng.u32(0..27)) & !clues;
+            let left = rng.usize(0..5);
+            let expected = brute(
+                &required,
+                clues,
+                crate::bits::BAND_FULL & !excluded & !clues,
+                left,
+            );
+            assert_eq!(
+                can_hit(&required, clues, excluded, left, &mut Vec::new()),
+                expected,
+                "{required:x?} clues {clues:#x} excluded {excluded:#x} left {left}"
+            );
+            if let Some(set) = hitting_set(&required, clues, excluded, left, &mut Vec::new()) {
+                assert!(required.iter().all(|&t| t & set != 0));
+                assert_eq!(set & clues, clues);
+                assert_eq!(set & excluded, 0);
+                assert!((set & !clues).count_ones() as usize <= left);
+            }
+            if expected {
+                yes += 1
+            } else {
+                no += 1
+            }
+            // Cases where the mini-rows need every clue left, or the
+            // disjoint sets take them all (the critical cuts of
+            // `hit_node`), must come up.
+            let mut bound = MiniRowBound::default();
+            let (mut union, mut disjoint) = (0, 0);
+            for &t in required.iter().filter(|&&t| t & clues == 0) {
+                bound.add(t & !excluded);
+                if t & !excluded & union == 0 {
+                    union |= t & !excluded;
+                    disjoint += 1;
+                }
+            }
+            critical += (left >= 2 && bound.clues() == left) as usize;
+            packed += (left >= 2 && disjoint == left) as usize;
+        }
+        assert!(yes > 300 && no > 300, "{yes} feasible, {no} not");
+        assert!(critical > 100, "only {critical} critical cases");
+        assert!(
+            packed > 100,
+            "only {packed} cases with as many disjoint sets as clues"
+        );
+    }
+
+    #[test]
+    fn mini_row_bound_is_exact_on_mini_row_sets() {
+        let mut rng = fastrand::Rng::with_seed(13);
+        for _ in 0..2000 {
+            let sets: Vec<Mask27> = (0..rng.usize(0..8))
+                .map(|_| (0..rng.u32(1..5)).fold(0, |m, _| m | 1 << rng.u32(0..27)))
+                .collect();
+            let mut bound = MiniRowBound::default();
+            let (mut inside, mut rows) = (Vec::new(), 0);
+            for &t in &sets {
+                bound.add(t);
+                // Inside one mini-row: every cell has the same c / 3.
+                let r = t.trailing_zeros() / 3;
+                let is_inside = cells27(t).all(|c| c as u32 / 3 == r);
+                assert_eq!(MiniRowBound::bit(t) != 0, is_inside, "{t:#x}");
+                if is_inside {
+                    inside.push(t);
+                    rows |= 0b111 << (3 * r);
+                }
+            }
+            assert_eq!(bound.cells(), rows);
+            let need = bound.clues();
+            assert!(brute(&inside, 0, crate::bits::BAND_FULL, need));
+            assert!(need == 0 || !brute(&inside, 0, crate::bits::BAND_FULL, need - 1));
+        }
+    }
+
+    #[test]
+    fn min_hit_table_by_hand() {
+        assert_eq!(MIN_HIT[0], 0);
+        // {a, b} alone: one cell.
+        assert_eq!(MIN_HIT[1 << (0b011 - 1)], 1);
+        // The three pairs of a mini-row: two cells.
+        assert_eq!(MIN_HIT[(1 << 2) | (1 << 4) | (1 << 5)], 2);
+        // Three single cells: three.
+        assert_eq!(MIN_HIT[(1 << 0) | (1 << 1) | (1 << 3)], 3);
+        // {a} and {b, c}: two.
+        assert_eq!(MIN_HIT[(1 << 0) | (1 << 5)], 2);
+    }
+}

@@ -10,13 +10,12 @@
 //! exactly one (choice, row): results need no de-duplication.
 
 pub mod band3;
-pub mod classes;
 pub mod harvest;
 pub mod hitting;
 pub mod options;
 pub mod part1;
-pub mod plan;
 mod sets;
+pub mod shared;
 pub mod signatures;
 
 use std::ops::AddAssign;
@@ -29,11 +28,12 @@ use rayon::prelude::*;
 use crate::band::{BandCatalogue, BandId, band_uas};
 use crate::bits::{Mask81, cells81};
 use crate::grid::{Grid, Puzzle};
+use crate::plan;
 use crate::tables::{BandTables, TableError};
 
+pub use crate::plan::{Choice, Counts, Rank};
 pub use harvest::Gua;
 pub use options::{ConfigError, SearchConfig, TUNING_OPTIONS, TuningOption};
-pub use plan::{Choice, Counts, Rank};
 pub use sets::BandSets;
 
 /// Stage counters of a search, merged with `+=`.
@@ -373,7 +373,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         let mut stats = Stats::default();
         for state in states {
             stats += state.stats();
-            found.extend(state.band3.found);
+            found.extend_from_slice(state.band3.found());
         }
         (found, stats)
     }
@@ -478,6 +478,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     }
 }
 
+#[cfg(feature = "hooks")]
 pub mod bench_hooks;
 #[cfg(test)]
 mod tests;

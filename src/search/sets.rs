@@ -9,11 +9,55 @@
 //! ```
 
 use crate::band::{BandCatalogue, BandId, valid_sets};
-use crate::bits::{Mask27, Mask54};
+use crate::bits::{BANDS12_FULL, Mask27, Mask54};
 use crate::tables::BandTables;
 
 /// Band 1 cells in a 54-bit bands-1+2 mask.
 pub const BAND1: Mask54 = (1 << 27) - 1;
+
+/// The X slice being searched, as the lists that fresh sets join see it:
+/// its X pair and the cells of both bands its XY can still take.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct XSlice {
+    /// The X pair (band 1).
+    pub pair: Mask54,
+    /// The pair, the live cells of band 1 and every cell of band 2.
+    pub cells: Mask54,
+    /// The live cells of the slice's sets (band 1).
+    pub xlive: Mask54,
+    /// Set while the slice is searched: fresh sets join its lists.
+    pub active: bool,
+}
+
+impl XSlice {
+    /// The slice of pair `a` and live cells `live` (band 1), searched from
+    /// now on.
+    #[inline]
+    pub fn start(a: Mask27, live: Mask27) -> Self {
+        let (a, xlive) = (a as u64, live as u64);
+        XSlice {
+            pair: a,
+            cells: (a | xlive | !BAND1) & BANDS12_FULL,
+            xlive,
+            active: true,
+        }
+    }
+
+    /// The cells a set the pair misses keeps for the slice: the live
+    /// cells of band 1 and every cell of band 2 (and past band 2).
+    #[inline]
+    pub fn live(&self) -> Mask54 {
+        self.xlive | !BAND1
+    }
+
+    /// A fresh set of bands 1+2 as the slice sees it: `None` when no slice
+    /// is searched or the X pair hits it, else its cells that the slice's
+    /// sets can still take (as the slice's start cut the others).
+    #[inline]
+    pub fn cut(&self, s: Mask54) -> Option<Mask54> {
+        (self.active && s & self.pair == 0).then_some(s & self.cells & !self.pair)
+    }
+}
 
 /// One slice: the sets that share their two slice cells.
 #[derive(Clone, Copy, Debug)]

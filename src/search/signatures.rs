@@ -18,21 +18,21 @@
 //! it, and gives them to every band 3 that has it: for that band 3, S ∪ T
 //! is a UA (the other filling of bands 1+2 and its band 3 changed at the
 //! socket form a grid). The harvest of a band 3 is then exactly what
-//! [`super::harvest::harvest_guas`] finds for it, which the tests check.
+//! [`crate::search::harvest::harvest_guas`] finds for it, which the tests check.
 //!
 //! The same reasoning hands on the fresh GUAs of failed final checks, and
 //! gives the GUA bits of part 1 to all bands 3 at once: see
-//! [`super::classes`].
+//! [`super::shared::classes`].
 
-use crate::bits::Mask54;
+use crate::bits::{Mask27, Mask54};
 use crate::grid::Grid;
 
-use super::harvest::{Gua, HarvestLimits, collect_guas, socket_parts};
+use crate::search::harvest::{Gua, HarvestLimits, collect_guas, socket_parts};
 
 /// Socket signatures of an entry: 81 GUA2, then 162 GUA3.
 pub const SIGNATURES: usize = 243;
 
-/// Sockets of one band 3, in [`super::harvest::sockets`] order: per
+/// Sockets of one band 3, in [`crate::search::harvest::sockets`] order: per
 /// mini-row (row-major), the pairs of cells 01, 02, 12, then the two
 /// turns.
 const SOCKETS: usize = 45;
@@ -94,7 +94,7 @@ impl SignatureHarvest {
     }
 
     /// The GUAs of search grid `grid` (the entry's bands 1+2 and one of
-    /// its bands 3), as [`super::harvest::harvest_guas`] finds them, each
+    /// its bands 3), as [`crate::search::harvest::harvest_guas`] finds them, each
     /// signature's S parts harvested only the first time a band 3 has it.
     pub fn guas(&mut self, grid: &Grid, limits: &HarvestLimits) -> Vec<Gua> {
         let band3: [u8; 27] = grid.digits()[54..].try_into().expect("27 cells");
@@ -113,19 +113,56 @@ impl SignatureHarvest {
     }
 }
 
-/// A band 3's gangster as its columns' digit sets (bit d - 1 of column c:
-/// digit d is in column c). All bands 3 of an entry have one gangster; a
-/// socket changes it, and two sockets of the entry share a signature
-/// exactly when they change it the same way.
-pub type Gangster = [u16; 9];
+// Socket classes. A band 3 has 36 mini-row sockets: the 27 pairs of cells
+// and the 9 whole mini-rows of its rows (the two turns of a mini-row have
+// one T). Which bands-1+2 parts S make GUAs with a socket depends only on
+// how the socket changes band 3's gangster, so the sockets of all bands 3
+// of an entry fall into 162 classes (81 pair signatures, 81 mini-row
+// signatures with the two turns together), and a band 3 has each of its
+// 36 sockets in a different class: the classes number a band 3's mini-row
+// sockets (`search::band3`), and the class bits of an entry
+// (`search::shared::classes`) are kept by class.
 
-/// The gangster of `band3` (27 digits, rows of band 3).
-pub fn gangster_of(band3: &[u8]) -> Gangster {
-    let mut cols = [0u16; 9];
-    for (c, &d) in band3.iter().enumerate() {
-        cols[c % 9] |= 1 << (d - 1);
+/// Socket classes: 81 pairs of cells, then 81 mini-rows.
+pub const CLASSES: usize = 162;
+
+/// Words of a [`ClassMask`].
+pub const CLASS_WORDS: usize = CLASSES.div_ceil(64);
+
+/// A set of classes (bit c of word c / 64 for class c).
+pub type ClassMask = [u64; CLASS_WORDS];
+
+/// Mini-row sockets of a band 3, one per class.
+pub const CLASS_SOCKETS: usize = 36;
+
+/// The 36 mini-row sockets of `band3` with their classes, by class: the
+/// socket numbers of a band 3 (the T of socket k is the k-th T).
+pub fn socket_classes(band3: &[u8; 27]) -> [(u8, Mask27); CLASS_SOCKETS] {
+    let classes = classes_in_socket_order(band3);
+    let mut out = [(0u8, 0 as Mask27); CLASS_SOCKETS];
+    for mini in 0..9 {
+        let base = 9 * (mini / 3) + 3 * (mini % 3);
+        for (j, (a, b)) in [(0, 1), (0, 2), (1, 2)].into_iter().enumerate() {
+            out[4 * mini + j] = (classes[5 * mini + j], 1 << (base + a) | 1 << (base + b));
+        }
+        // The two turns (sockets 3 and 4 of the mini-row) have one class.
+        out[4 * mini + 3] = (classes[5 * mini + 3], 0b111 << base);
     }
-    cols
+    out.sort_unstable();
+    out
+}
+
+/// The class of a signature ([`SIGNATURES`]): itself
+/// for a pair, the turns of a mini-row together.
+fn class_of_signature(sig: u8) -> u8 {
+    if sig < 81 { sig } else { 81 + (sig - 81) / 2 }
+}
+
+/// The classes of the sockets of `band3`, in [`crate::search::harvest::sockets`]
+/// order.
+pub(in crate::search) fn classes_in_socket_order(band3: &[u8; 27]) -> [u8; 45] {
+    let sigs = SignatureHarvest::new(band3).signatures(band3);
+    sigs.map(class_of_signature)
 }
 
 #[cfg(test)]

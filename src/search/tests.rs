@@ -142,17 +142,20 @@ fn part1_with_one_x_gives_exactly_the_valid_xy_of_brute_force() {
             &ids[choice.bands[1]],
             counts.y,
         );
-        state.bands12.record_valid_xy = Some(Vec::new());
+        state.bands12.hooks.record_valid_xy = Some(Vec::new());
         // z = 27: band 3 can always hit every open GUA, so nothing but bands
         // 1+2 decides.
         state.run_row(&one_x, &ysets, 27);
-        let mut got = state.bands12.record_valid_xy.take().unwrap();
+        let mut got = state.bands12.hooks.record_valid_xy.take().unwrap();
         got.sort_unstable();
         let band3 = GRID_FULL_BAND3;
         let mut expected: Vec<Mask54> = subsets27(counts.y)
             .map(|y| x as u64 | (y as u64) << 27)
             .filter(|&xy| {
-                count_solutions(&Puzzle::from_grid(&state.band3.grid, xy as u128 | band3), 2) == 1
+                count_solutions(
+                    &Puzzle::from_grid(state.band3.grid(), xy as u128 | band3),
+                    2,
+                ) == 1
             })
             .collect();
         expected.sort_unstable();
@@ -178,11 +181,11 @@ fn band3_gives_exactly_the_completions_of_brute_force() {
         let mut state = searcher.prepare_choice(&case.grid, &choice);
         let xy = cells as u64 & crate::bits::BANDS12_FULL;
         state.band3.solve_band3(xy, counts.z);
-        let mut got = state.band3.found.clone();
+        let mut got = state.band3.found().to_vec();
         got.sort_unstable();
         let mut expected: Vec<Mask81> = subsets27(counts.z)
             .map(|z| xy as u128 | (z as u128) << 54)
-            .filter(|&c| count_solutions(&Puzzle::from_grid(&state.band3.grid, c), 2) == 1)
+            .filter(|&c| count_solutions(&Puzzle::from_grid(state.band3.grid(), c), 2) == 1)
             .collect();
         expected.sort_unstable();
         assert!(expected.contains(&cells));
@@ -220,9 +223,9 @@ fn every_known_17_survives_part1_and_the_bands12_check_at_its_own_z() {
             let ysets = sets(choice.bands[1], counts.y);
             assert!(ysets.only(band_part(cells, 1)).is_some(), "{p}");
             let mut state = searcher.prepare_choice(&grid, &choice);
-            state.bands12.record_valid_xy = Some(Vec::new());
+            state.bands12.hooks.record_valid_xy = Some(Vec::new());
             state.run_row(&xslice, &ysets, counts.z);
-            let valid = state.bands12.record_valid_xy.take().unwrap();
+            let valid = state.bands12.hooks.record_valid_xy.take().unwrap();
             assert!(
                 valid.contains(&xy),
                 "grid {grid}: the XY of {p} ({counts:?}, band 3 {:?}) does not survive part 1",
@@ -230,7 +233,7 @@ fn every_known_17_survives_part1_and_the_bands12_check_at_its_own_z() {
             );
             for &v in &valid {
                 let clues = v as u128 | band3;
-                assert_eq!(other_solution(&state.band3.grid, clues), None, "{v:#x}");
+                assert_eq!(other_solution(state.band3.grid(), clues), None, "{v:#x}");
             }
             checked += 1;
             splits.insert((choice.band3_rank, counts));

@@ -4,10 +4,11 @@
 //! A band 3 has 36 mini-row sockets: the 27 pairs of cells and the 9 whole
 //! mini-rows of its rows (the two turns of a mini-row have one T). Which
 //! bands-1+2 parts S make GUAs with a socket depends only on how the
-//! socket changes band 3's gangster ([`super::signatures`]), so the
+//! socket changes band 3's gangster ([`crate::search::signatures`]), so the
 //! sockets of all bands 3 of an entry fall into 162 *classes* (81 pair
-//! signatures, 81 mini-row signatures with the two turns together), and a
-//! band 3 has each of its 36 sockets in a different class. Every S part
+//! signatures, 81 mini-row signatures with the two turns together; see
+//! [`crate::search::signatures::socket_classes`]), and a band 3 has each
+//! of its 36 sockets in a different class. Every S part
 //! of a class makes, with the T of that class's socket in any band 3 that
 //! has the class, a GUA of that band 3's grid.
 //!
@@ -19,59 +20,18 @@
 
 use std::collections::HashMap;
 
-use crate::bits::{BANDS12_FULL, Mask27, Mask54, cells54, move_bits};
+use crate::band::{Gangster, gangster};
+use crate::bits::sockets::groups_hit;
+use crate::bits::{Mask27, Mask54, cells54, move_bits};
 use crate::grid::Grid;
 
-use super::band3::groups_hit;
-use super::harvest::sockets;
-use super::hitting::low_bits;
-use super::sets::BAND1;
-use super::signatures::{Gangster, SignatureHarvest, gangster_of};
-
-/// Socket classes: 81 pairs of cells, then 81 mini-rows.
-pub const CLASSES: usize = 162;
-
-/// Words of a [`ClassMask`].
-pub const CLASS_WORDS: usize = CLASSES.div_ceil(64);
-
-/// A set of classes (bit c of word c / 64 for class c).
-pub type ClassMask = [u64; CLASS_WORDS];
-
-/// Mini-row sockets of a band 3, one per class.
-pub const CLASS_SOCKETS: usize = 36;
+use crate::search::harvest::sockets;
+use crate::search::hitting::low_bits;
+use crate::search::sets::XSlice;
+use crate::search::signatures::{CLASS_WORDS, CLASSES, ClassMask, classes_in_socket_order};
 
 /// Most words of class GUA bits in an X slice.
 pub const MAX_CLASS_WORDS: usize = 64;
-
-/// The 36 mini-row sockets of `band3` with their classes, by class: the
-/// socket numbers of a band 3 (the T of socket k is the k-th T).
-pub fn socket_classes(band3: &[u8; 27]) -> [(u8, Mask27); CLASS_SOCKETS] {
-    let classes = classes_in_socket_order(band3);
-    let mut out = [(0u8, 0 as Mask27); CLASS_SOCKETS];
-    for mini in 0..9 {
-        let base = 9 * (mini / 3) + 3 * (mini % 3);
-        for (j, (a, b)) in [(0, 1), (0, 2), (1, 2)].into_iter().enumerate() {
-            out[4 * mini + j] = (classes[5 * mini + j], 1 << (base + a) | 1 << (base + b));
-        }
-        // The two turns (sockets 3 and 4 of the mini-row) have one class.
-        out[4 * mini + 3] = (classes[5 * mini + 3], 0b111 << base);
-    }
-    out.sort_unstable();
-    out
-}
-
-/// The class of a signature ([`super::signatures::SIGNATURES`]): itself
-/// for a pair, the turns of a mini-row together.
-fn class_of_signature(sig: u8) -> u8 {
-    if sig < 81 { sig } else { 81 + (sig - 81) / 2 }
-}
-
-/// The classes of the sockets of `band3`, in [`super::harvest::sockets`]
-/// order.
-fn classes_in_socket_order(band3: &[u8; 27]) -> [u8; 45] {
-    let sigs = SignatureHarvest::new(band3).signatures(band3);
-    sigs.map(class_of_signature)
-}
 
 /// What became of a fresh S part given to [`ClassGuas::add_fresh`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,14 +54,30 @@ pub struct ClassGuas {
     by_gangster: HashMap<Gangster, u8>,
     /// Most bits in an X slice.
     limit: usize,
-    /// Set while an X slice is searched.
-    slice_active: bool,
-    /// The X pair and the live cells of both bands of this X slice.
-    slice_cells: (Mask54, Mask54),
-    /// The live cells of the X slice's sets (band 1).
-    slice_xlive: Mask54,
+    /// The X slice.
+    slice: XSlice,
     /// Classes open for every XY of the slice (a part no live cell hits).
     forced_x: ClassMask,
+    /// Which class each group of bits belongs to.
+    groups: ClassGroups,
+    /// Every bit, and the bits no X of the slice can hit.
+    all: [u64; MAX_CLASS_WORDS],
+    gx_all: [u64; MAX_CLASS_WORDS],
+    /// Words in use.
+    words: usize,
+    /// `rows[c * MAX_CLASS_WORDS + w]`: word w of the bits whose part
+    /// holds cell c.
+    rows: Vec<u64>,
+    /// Parts the X pair misses beyond the bits: (S, class).
+    unbitted: Vec<(Mask54, u8)>,
+    /// Scratch lists.
+    scratch: Vec<(Mask54, u8)>,
+    hit: [u64; MAX_CLASS_WORDS],
+}
+
+/// The groups of the class bits of an X slice: runs of bits of one class
+/// (per word), and the maps from their top bits to their classes.
+struct ClassGroups {
     /// The class of each bit; bits come grouped by class.
     bit_class: Vec<u8>,
     /// Per word: the top bit of each group (a class's bits in the word, or
@@ -119,19 +95,6 @@ pub struct ClassGuas {
     q_words: [std::ops::Range<usize>; CLASS_WORDS],
     /// The top bits of the slice's start (fresh bits come after).
     sorted_tops: [u64; MAX_CLASS_WORDS],
-    /// Every bit, and the bits no X of the slice can hit.
-    all: [u64; MAX_CLASS_WORDS],
-    gx_all: [u64; MAX_CLASS_WORDS],
-    /// Words in use.
-    words: usize,
-    /// `rows[c * MAX_CLASS_WORDS + w]`: word w of the bits whose part
-    /// holds cell c.
-    rows: Vec<u64>,
-    /// Parts the X pair misses beyond the bits: (S, class).
-    unbitted: Vec<(Mask54, u8)>,
-    /// Scratch lists.
-    scratch: Vec<(Mask54, u8)>,
-    hit: [u64; MAX_CLASS_WORDS],
 }
 
 impl ClassGuas {
@@ -142,17 +105,17 @@ impl ClassGuas {
             parts: vec![Vec::new(); CLASSES],
             by_gangster: HashMap::new(),
             limit: limit.min(64 * MAX_CLASS_WORDS),
-            slice_active: false,
-            slice_cells: (0, 0),
-            slice_xlive: 0,
+            slice: XSlice::default(),
             forced_x: [0; CLASS_WORDS],
-            bit_class: Vec::new(),
-            gtop: [0; MAX_CLASS_WORDS],
-            glow: [0; MAX_CLASS_WORDS],
-            tops_of: [[0; MAX_CLASS_WORDS]; CLASS_WORDS],
-            classes_to: [[0; MAX_CLASS_WORDS]; CLASS_WORDS],
-            q_words: [0..0, 0..0, 0..0],
-            sorted_tops: [0; MAX_CLASS_WORDS],
+            groups: ClassGroups {
+                bit_class: Vec::new(),
+                gtop: [0; MAX_CLASS_WORDS],
+                glow: [0; MAX_CLASS_WORDS],
+                tops_of: [[0; MAX_CLASS_WORDS]; CLASS_WORDS],
+                classes_to: [[0; MAX_CLASS_WORDS]; CLASS_WORDS],
+                q_words: [0..0, 0..0, 0..0],
+                sorted_tops: [0; MAX_CLASS_WORDS],
+            },
             all: [0; MAX_CLASS_WORDS],
             gx_all: [0; MAX_CLASS_WORDS],
             words: 0,
@@ -169,7 +132,7 @@ impl ClassGuas {
         let band3: [u8; 27] = grid.digits()[54..].try_into().expect("27 cells");
         let classes = classes_in_socket_order(&band3);
         for ((_, changed), class) in sockets(grid).iter().zip(classes) {
-            let old = self.by_gangster.insert(gangster_of(changed), class);
+            let old = self.by_gangster.insert(gangster(changed), class);
             debug_assert!(old.is_none_or(|c| c == class), "a gangster in two classes");
         }
     }
@@ -218,29 +181,29 @@ impl ClassGuas {
             return Fresh::Held;
         }
         self.parts[class as usize].push(s);
-        let (pair, cells) = self.slice_cells;
+        let x = self.slice;
         let c = class as usize;
-        if !self.slice_active || s & pair != 0 || self.forced_x[c / 64] >> (c % 64) & 1 != 0 {
+        if !x.active || s & x.pair != 0 || self.forced_x[c / 64] >> (c % 64) & 1 != 0 {
             return Fresh::Added;
         }
-        let v = s & cells & !pair;
+        let v = s & x.cells & !x.pair;
         if v == 0 {
             self.forced_x[c / 64] |= 1 << (c % 64);
             return Fresh::Added;
         }
-        let k = self.bit_class.len();
+        let k = self.groups.bit_class.len();
         if k >= self.limit {
             self.unbitted.push((s, class));
             return Fresh::Unbitted;
         }
         let (w, bit) = (k / 64, 1u64 << (k % 64));
-        self.bit_class.push(class);
-        self.gtop[w] |= bit;
+        self.groups.bit_class.push(class);
+        self.groups.gtop[w] |= bit;
         self.all[w] |= bit;
         for cell in cells54(v) {
             self.rows[cell * MAX_CLASS_WORDS + w] |= bit;
         }
-        if v & self.slice_xlive == 0 {
+        if v & self.slice.xlive == 0 {
             self.gx_all[w] |= bit;
         }
         self.words = w + 1;
@@ -252,11 +215,8 @@ impl ClassGuas {
     /// of the slice can hit it; the others of unforced classes get a bit
     /// (smallest parts first, up to the limit), grouped by class.
     pub fn prepare_x_slice(&mut self, a: Mask27, live: Mask27) {
-        let xlive = live as u64;
-        let (a, live) = (a as u64, xlive | !BAND1);
-        self.slice_active = true;
-        self.slice_cells = (a, (a | live) & BANDS12_FULL);
-        self.slice_xlive = xlive;
+        self.slice = XSlice::start(a, live);
+        let (a, live, xlive) = (self.slice.pair, self.slice.live(), self.slice.xlive);
         self.forced_x = [0; CLASS_WORDS];
         self.unbitted.clear();
         let mut kept = std::mem::take(&mut self.scratch);
@@ -289,21 +249,21 @@ impl ClassGuas {
         for c in 0..54 {
             self.rows[c * MAX_CLASS_WORDS..c * MAX_CLASS_WORDS + self.words].fill(0);
         }
-        self.bit_class.clear();
+        self.groups.bit_class.clear();
         let n = kept.len();
         self.words = n.div_ceil(64);
-        self.gtop = [0; MAX_CLASS_WORDS];
-        self.tops_of = [[0; MAX_CLASS_WORDS]; CLASS_WORDS];
-        self.classes_to = [[0; MAX_CLASS_WORDS]; CLASS_WORDS];
+        self.groups.gtop = [0; MAX_CLASS_WORDS];
+        self.groups.tops_of = [[0; MAX_CLASS_WORDS]; CLASS_WORDS];
+        self.groups.classes_to = [[0; MAX_CLASS_WORDS]; CLASS_WORDS];
         for (k, &(s, class)) in kept.iter().enumerate() {
             let (w, bit) = (k / 64, 1u64 << (k % 64));
-            self.bit_class.push(class);
+            self.groups.bit_class.push(class);
             // The last bit of a group: the class changes, or the word ends.
             if k + 1 == n || kept[k + 1].1 != class || k % 64 == 63 {
-                self.gtop[w] |= bit;
+                self.groups.gtop[w] |= bit;
                 let c = class as usize;
-                self.tops_of[c / 64][w] |= bit;
-                self.classes_to[c / 64][w] |= 1 << (c % 64);
+                self.groups.tops_of[c / 64][w] |= bit;
+                self.groups.classes_to[c / 64][w] |= 1 << (c % 64);
             }
             for cell in cells54(s & live) {
                 self.rows[cell * MAX_CLASS_WORDS + w] |= bit;
@@ -311,15 +271,15 @@ impl ClassGuas {
         }
         for w in 0..MAX_CLASS_WORDS {
             self.all[w] = low_bits(n, w);
-            self.glow[w] = self.all[w] & !self.gtop[w];
+            self.groups.glow[w] = self.all[w] & !self.groups.gtop[w];
         }
-        self.q_words = std::array::from_fn(|q| {
-            let used = |w: &usize| self.tops_of[q][*w] != 0;
+        self.groups.q_words = std::array::from_fn(|q| {
+            let used = |w: &usize| self.groups.tops_of[q][*w] != 0;
             let first = (0..self.words).find(used).unwrap_or(0);
             let end = (0..self.words).rev().find(used).map_or(0, |w| w + 1);
             first..end.max(first)
         });
-        self.sorted_tops = self.gtop;
+        self.groups.sorted_tops = self.groups.gtop;
         self.hit_bits(xlive);
         for w in 0..MAX_CLASS_WORDS {
             self.gx_all[w] = self.all[w] & !self.hit[w];
@@ -329,7 +289,7 @@ impl ClassGuas {
 
     /// The X slice is done: fresh parts no longer join its bits.
     pub fn end_slice(&mut self) {
-        self.slice_active = false;
+        self.slice.active = false;
     }
 
     /// The parts the X pair misses that got no bit in this X slice.
@@ -362,7 +322,7 @@ impl ClassGuas {
     fn tops_missed(&mut self, gx_all: bool) {
         let n = self.words;
         let bits = if gx_all { &self.gx_all } else { &self.all };
-        let groups = self.gtop[..n].iter().zip(&self.glow[..n]);
+        let groups = self.groups.gtop[..n].iter().zip(&self.groups.glow[..n]);
         for ((hit, &bits), (&top, &low)) in self.hit[..n].iter_mut().zip(&bits[..n]).zip(groups) {
             *hit = groups_hit(bits & !*hit, top, low);
         }
@@ -375,19 +335,19 @@ impl ClassGuas {
         let tops = &self.hit[..n];
         let mut open = self.forced_x;
         for (q, open) in open.iter_mut().enumerate() {
-            let words = self.q_words[q].clone();
+            let words = self.groups.q_words[q].clone();
             *open |= move_bits(
                 &tops[words.clone()],
-                &self.tops_of[q][words.clone()],
-                &self.classes_to[q][words],
+                &self.groups.tops_of[q][words.clone()],
+                &self.groups.classes_to[q][words],
             );
         }
         // Fresh bits (rare) one by one.
         for (w, &tops) in tops.iter().enumerate() {
-            let fresh = tops & !self.sorted_tops[w];
+            let fresh = tops & !self.groups.sorted_tops[w];
             if fresh != 0 {
                 for k in cells54(fresh) {
-                    let c = self.bit_class[64 * w + k] as usize;
+                    let c = self.groups.bit_class[64 * w + k] as usize;
                     open[c / 64] |= 1 << (c % 64);
                 }
             }
@@ -411,7 +371,8 @@ impl ClassGuas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bits::GRID_FULL;
+    use crate::bits::{BANDS12_FULL, GRID_FULL};
+    use crate::search::signatures::{CLASS_SOCKETS, socket_classes};
     use crate::solver::other_solution;
 
     /// A random grid's bands 1+2 and up to `n` bands 3 that complete them.
@@ -449,7 +410,7 @@ mod tests {
                 let mut made: Vec<Gangster> = sockets(grid)
                     .iter()
                     .filter(|(u, _)| *u == t)
-                    .map(|(_, changed)| gangster_of(changed))
+                    .map(|(_, changed)| gangster(changed))
                     .collect();
                 made.sort();
                 assert_eq!(made.len(), if t.count_ones() == 2 { 1 } else { 2 });
@@ -479,7 +440,7 @@ mod tests {
     /// gangster.
     #[test]
     fn class_parts_make_uas_of_every_band_3_with_the_class() {
-        let limits = super::super::SearchConfig::default().harvest_limits();
+        let limits = crate::search::SearchConfig::default().harvest_limits();
         let grids = entry(8, 12);
         let mut classes = ClassGuas::new(512);
         for grid in &grids {
@@ -487,7 +448,7 @@ mod tests {
         }
         // Harvested parts of the first band 3, filed by class.
         let own = socket_classes(&band3(&grids[0]));
-        for g in super::super::harvest::harvest_guas(&grids[0], &limits) {
+        for g in crate::search::harvest::harvest_guas(&grids[0], &limits) {
             let &(class, _) = own.iter().find(|&&(_, t)| t == g.t).expect("a socket");
             classes.add(class, g.s);
         }
@@ -507,13 +468,13 @@ mod tests {
             let Some(other) = other_solution(&grids[0], clues) else {
                 continue;
             };
-            let ua = super::super::harvest::minimal_ua(&grids[0], grids[0].difference(&other));
+            let ua = crate::search::harvest::minimal_ua(&grids[0], grids[0].difference(&other));
             let (s, t) = (ua as u64 & BANDS12_FULL, (ua >> 54) as Mask27);
             if s == 0 || t == 0 {
                 continue;
             }
             let other = other_solution(&grids[0], GRID_FULL & !ua).expect("a UA");
-            if let Some(class) = classes.class_of_gangster(&gangster_of(&band3(&other))) {
+            if let Some(class) = classes.class_of_gangster(&gangster(&band3(&other))) {
                 classes.add_fresh(class, s);
                 fresh += 1;
             }
@@ -555,7 +516,7 @@ mod tests {
                 let a: Mask27 = 1 << rng.u32(..27) | 1 << rng.u32(..27);
                 let live: Mask27 = rng.u32(..) & ((1 << 27) - 1) & !a;
                 classes.prepare_x_slice(a, live);
-                let (pair, cells) = classes.slice_cells;
+                let (pair, cells) = (classes.slice.pair, classes.slice.cells);
                 let unbitted: Vec<_> = classes.unbitted().to_vec();
                 assert_eq!(unbitted.is_empty(), limit == 4096);
                 for _ in 0..50 {

@@ -1,0 +1,270 @@
+//! Bit operations on sets of band-3 sockets (bit k: socket k), for the
+//! socket checks of the search (`search::band3`, `search::shared`).
+//!
+//! - [`groups_hit`]: which groups of GUA bits (runs of bits, one socket or
+//!   class each) hold a bit of a word, in one add.
+//! - [`mini_row_clues`]: the mini-row bound of one band 3, and
+//!   [`mini_row_pass`], the same bound for many bands 3 at once (eight per
+//!   round with AVX-512, [`mini_row_pass_avx512`]; else
+//!   [`mini_row_pass_scalar`]).
+
+/// The top bits of the groups of a word that hold a bit of `bits`: a
+/// group is a run of bits, `top` holds the top bit of each group and `low`
+/// the others. Adding a group's low bits to its bits of `bits` carries into
+/// its top bit exactly when one of those is set, and never past it.
+#[inline]
+pub fn groups_hit(bits: u64, top: u64, low: u64) -> u64 {
+    (((bits & low) + low) | bits) & top
+}
+
+/// The clues a band 3 needs in the mini-rows of the open sockets `open`
+/// (bit k: socket k; the mini-row bound of
+/// `search::band3`): one per mini-row with an open socket, two where the
+/// three pairs of a mini-row are open. Sockets 0 to 35 are a band 3's
+/// mini-row sockets numbered by class: in each stack, the groups of
+/// three sockets (pairs of columns 1+2, 1+3, 2+3, then whole mini-rows)
+/// come in the row order of the first column's digits, except the pairs
+/// of columns 2+3, in that of the second column's; `pairs12_rows[s]`
+/// moves those of stack `s` into the first's order (3 bits for each of
+/// the 8 values of the 3 sockets' bits).
+#[inline]
+pub fn mini_row_clues(pairs12_rows: &[u32; 3], open: u64) -> usize {
+    // Bits 0..3 of each 9-bit field: one stack's three rows.
+    const ROWS: u64 = 0o7 | 0o7 << 9 | 0o7 << 18;
+    let pairs12 = (open >> 6) & ROWS;
+    let moved = |s: usize| {
+        let g = (pairs12 >> (9 * s)) & 7;
+        u64::from(pairs12_rows[s] >> (3 * g) & 7) << (9 * s)
+    };
+    let (p01, p02, p12) = (
+        open & ROWS,
+        (open >> 3) & ROWS,
+        moved(0) | moved(1) | moved(2),
+    );
+    let whole = (open >> 27 & 7) | (open >> 30 & 7) << 9 | (open >> 33 & 7) << 18;
+    let touched = p01 | p02 | p12 | whole;
+    (touched.count_ones() + (p01 & p02 & p12).count_ones()) as usize
+}
+
+/// The bands 3 of a step, as [`mini_row_pass`] reads them: per band 3,
+/// its forced sockets and its `pairs12_rows` (one vector per stack).
+#[derive(Default)]
+pub struct BoundLanes {
+    pub forced: Vec<u64>,
+    pub rows: [Vec<u64>; 3],
+}
+
+impl BoundLanes {
+    pub fn clear(&mut self) {
+        self.forced.clear();
+        self.rows.iter_mut().for_each(Vec::clear);
+    }
+
+    pub fn push(&mut self, forced: u64, pairs12_rows: [u32; 3]) {
+        self.forced.push(forced);
+        for (rows, r) in self.rows.iter_mut().zip(pairs12_rows) {
+            rows.push(r.into());
+        }
+    }
+}
+
+/// For every band 3 `i` of `lanes`: whether its [`mini_row_clues`] with
+/// the sockets `open[i]` and its forced ones is at most `z`, as bit `i` of
+/// `out` (cleared first). With AVX-512F and VPOPCNTDQ (run time, the form
+/// of [`super::node_scan`]) eight bands 3 per round; otherwise
+/// [`mini_row_pass_scalar`].
+#[inline]
+pub fn mini_row_pass(open: &[u64], lanes: &BoundLanes, z: usize, out: &mut Vec<u64>) {
+    assert_eq!(open.len(), lanes.forced.len());
+    out.clear();
+    out.resize(open.len().div_ceil(64), 0);
+    #[cfg(target_arch = "x86_64")]
+    if super::kernels::scan_form() == super::Form::Avx512 {
+        // SAFETY: this form is chosen only when AVX-512F and VPOPCNTDQ
+        // were detected.
+        return unsafe { mini_row_pass_avx512(open, lanes, z, out) };
+    }
+    mini_row_pass_scalar(open, lanes, z, out)
+}
+
+/// The portable form of [`mini_row_pass`], which tests compare against
+/// (`out` cleared, of the right length).
+pub fn mini_row_pass_scalar(open: &[u64], lanes: &BoundLanes, z: usize, out: &mut [u64]) {
+    for (i, (&open, &forced)) in open.iter().zip(&lanes.forced).enumerate() {
+        let rows = std::array::from_fn(|s| lanes.rows[s][i] as u32);
+        let pass = mini_row_clues(&rows, open | forced) <= z;
+        out[i / 64] |= (pass as u64) << (i % 64);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+fn mini_row_pass_avx512(open: &[u64], lanes: &BoundLanes, z: usize, out: &mut [u64]) {
+    use std::arch::x86_64::{
+        __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_cmple_epu64_mask,
+        _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_set1_epi64,
+        _mm512_slli_epi64, _mm512_srli_epi64, _mm512_srlv_epi64,
+    };
+    const ROWS: i64 = 0o7 | 0o7 << 9 | 0o7 << 18;
+    let (rows, seven, limit) = (
+        _mm512_set1_epi64(ROWS),
+        _mm512_set1_epi64(7),
+        _mm512_set1_epi64(z as i64),
+    );
+    let n = open.len();
+    for base in (0..n).step_by(8) {
+        let valid = (0xffu32 >> (8 - (n - base).min(8))) as u8;
+        // SAFETY: the mask covers only lanes below n, and every vector
+        // has n entries.
+        let load = |v: &[u64]| unsafe {
+            _mm512_maskz_loadu_epi64(valid, v.as_ptr().add(base) as *const i64)
+        };
+        let sockets = _mm512_or_si512(load(open), load(&lanes.forced));
+        // As mini_row_clues, lane by lane.
+        let pairs12 = _mm512_and_si512(_mm512_srli_epi64::<6>(sockets), rows);
+        let moved = |s: usize, r: __m512i| {
+            let g = match s {
+                0 => pairs12,
+                1 => _mm512_srli_epi64::<9>(pairs12),
+                _ => _mm512_srli_epi64::<18>(pairs12),
+            };
+            let g = _mm512_and_si512(g, seven);
+            let shift = _mm512_add_epi64(g, _mm512_add_epi64(g, g));
+            let m = _mm512_and_si512(_mm512_srlv_epi64(r, shift), seven);
+            match s {
+                0 => m,
+                1 => _mm512_slli_epi64::<9>(m),
+                _ => _mm512_slli_epi64::<18>(m),
+            }
+        };
+        let p12 = _mm512_or_si512(
+            _mm512_or_si512(
+                moved(0, load(&lanes.rows[0])),
+                moved(1, load(&lanes.rows[1])),
+            ),
+            moved(2, load(&lanes.rows[2])),
+        );
+        let p01 = _mm512_and_si512(sockets, rows);
+        let p02 = _mm512_and_si512(_mm512_srli_epi64::<3>(sockets), rows);
+        let whole = _mm512_or_si512(
+            _mm512_and_si512(_mm512_srli_epi64::<27>(sockets), seven),
+            _mm512_or_si512(
+                _mm512_slli_epi64::<9>(_mm512_and_si512(_mm512_srli_epi64::<30>(sockets), seven)),
+                _mm512_slli_epi64::<18>(_mm512_and_si512(_mm512_srli_epi64::<33>(sockets), seven)),
+            ),
+        );
+        let touched = _mm512_or_si512(_mm512_or_si512(p01, p02), _mm512_or_si512(p12, whole));
+        let all_three = _mm512_and_si512(_mm512_and_si512(p01, p02), p12);
+        let clues = _mm512_add_epi64(_mm512_popcnt_epi64(touched), _mm512_popcnt_epi64(all_three));
+        let pass = _mm512_cmple_epu64_mask(clues, limit) & valid;
+        out[base / 64] |= u64::from(pass) << (base % 64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mask of the low `n` bits (1..=64).
+    fn low_mask(n: usize) -> u64 {
+        u64::MAX >> (64 - n)
+    }
+
+    #[test]
+    fn groups_hit_marks_exactly_the_groups_with_a_bit() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        for _ in 0..2000 {
+            // Random runs over the low `used` bits of a word.
+            let used = rng.usize(1..=64);
+            let (mut top, mut start, mut groups) = (0u64, 0, Vec::new());
+            while start < used {
+                let end = (start + rng.usize(1..=9)).min(used);
+                top |= 1 << (end - 1);
+                groups.push(start..end);
+                start = end;
+            }
+            let low = low_mask(used) & !top;
+            let bits = rng.u64(..) & rng.u64(..) & rng.u64(..) & low_mask(used);
+            let expected = groups
+                .iter()
+                .filter(|g| (g.start..g.end).any(|b| bits >> b & 1 != 0))
+                .fold(0, |m, g| m | 1 << (g.end - 1));
+            assert_eq!(groups_hit(bits, top, low), expected, "{bits:x} {top:x}");
+        }
+    }
+
+    /// The mini-row bounds of many bands 3 at once agree with
+    /// [`mini_row_clues`] one by one, in whatever form runs here (AVX-512
+    /// where the CPU has it), for counts of bands 3 around the lanes of a
+    /// round and the bits of a word, and every `z`.
+    #[test]
+    fn mini_row_pass_agrees_with_mini_row_clues() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut out = Vec::new();
+        let (mut passed, mut failed) = (0, 0);
+        for n in [0usize, 1, 7, 8, 9, 63, 64, 65, 130] {
+            for _ in 0..20 {
+                let mut lanes = BoundLanes::default();
+                let mut open = Vec::new();
+                for _ in 0..n {
+                    let rows = [0; 3].map(|_| rng.u32(..1 << 24));
+                    // Sparse socket sets, so that the bounds spread
+                    // around z.
+                    lanes.push(rng.u64(..) & rng.u64(..) & rng.u64(..), rows);
+                    open.push(rng.u64(..) & rng.u64(..) & rng.u64(..));
+                }
+                let z = rng.usize(0..12);
+                mini_row_pass(&open, &lanes, z, &mut out);
+                assert_eq!(out.len(), n.div_ceil(64));
+                for i in 0..n {
+                    let rows = std::array::from_fn(|s| lanes.rows[s][i] as u32);
+                    let pass = mini_row_clues(&rows, open[i] | lanes.forced[i]) <= z;
+                    assert_eq!(out[i / 64] >> (i % 64) & 1 != 0, pass, "n {n} band {i}");
+                    (passed, failed) = (passed + pass as usize, failed + !pass as usize);
+                }
+                // No bit past the last band 3.
+                if n % 64 != 0 {
+                    assert_eq!(out[n / 64] >> (n % 64), 0);
+                }
+            }
+        }
+        assert!(passed > 1000 && failed > 1000, "{passed} {failed}");
+    }
+
+    /// The AVX-512 form of [`mini_row_pass`] agrees with the portable
+    /// one, called directly (whatever form the process would choose), on
+    /// random lanes around the edges of a round and a word, and every
+    /// `z`; skipped where the CPU lacks AVX-512F or VPOPCNTDQ.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn mini_row_pass_avx512_agrees_with_the_portable_form() {
+        if !(std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vpopcntdq"))
+        {
+            return;
+        }
+        let mut rng = fastrand::Rng::with_seed(12);
+        let (mut passed, mut failed) = (0, 0);
+        for n in [0usize, 1, 5, 8, 9, 15, 16, 63, 64, 65, 127, 200] {
+            for _ in 0..30 {
+                let mut lanes = BoundLanes::default();
+                let mut open = Vec::new();
+                for _ in 0..n {
+                    let rows = [0; 3].map(|_| rng.u32(..1 << 24));
+                    lanes.push(rng.u64(..) & rng.u64(..) & rng.u64(..), rows);
+                    open.push(rng.u64(..) & rng.u64(..) & rng.u64(..));
+                }
+                let z = rng.usize(0..12);
+                let mut portable = vec![0; n.div_ceil(64)];
+                let mut wide = vec![0; n.div_ceil(64)];
+                mini_row_pass_scalar(&open, &lanes, z, &mut portable);
+                // SAFETY: AVX-512F and VPOPCNTDQ were detected above.
+                unsafe { mini_row_pass_avx512(&open, &lanes, z, &mut wide) };
+                assert_eq!(wide, portable, "n {n} z {z}");
+                let ones: u32 = portable.iter().map(|w| w.count_ones()).sum();
+                (passed, failed) = (passed + ones as usize, failed + n - ones as usize);
+            }
+        }
+        assert!(passed > 1000 && failed > 1000, "{passed} {failed}");
+    }
+}
