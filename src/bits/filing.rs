@@ -130,6 +130,18 @@ mod file_tests {
                 assert_eq!(&both[..nb], &expected.0[..], "{n} sets, fast {fast}");
                 assert_eq!(&first[..nf], &expected.1[..], "{n} sets, fast {fast}");
             }
+            // The AVX-512 form called directly, whatever the dispatch runs.
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+            {
+                let mut both = vec![0; n + FILE_SLACK];
+                let mut first = vec![0; n + FILE_SLACK];
+                // SAFETY: AVX-512F and VL were detected.
+                let (nb, nf) = unsafe { file_sets_avx512(&uas, b, live, &mut both, &mut first) };
+                assert_eq!(&both[..nb], &expected.0[..], "{n} sets, avx512");
+                assert_eq!(&first[..nf], &expected.1[..], "{n} sets, avx512");
+            }
             if n > 100 {
                 assert!(!expected.0.is_empty() && !expected.1.is_empty());
             }
@@ -252,6 +264,19 @@ mod cut_tests {
                 assert_eq!(got, expected, "{n} sets, fast {fast}");
                 if let Some(m) = got {
                     assert_eq!(&out[..m], &kept[..], "{n} sets, fast {fast}");
+                }
+            }
+            // The AVX-512 form called directly, whatever the dispatch runs.
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+            {
+                let mut out = vec![0; n + CUT_SLACK];
+                // SAFETY: AVX-512F and VL were detected.
+                let got = unsafe { unhit_cut_avx512(&list, cell, excluded, &mut out) };
+                assert_eq!(got, expected, "{n} sets, avx512");
+                if let Some(m) = got {
+                    assert_eq!(&out[..m], &kept[..], "{n} sets, avx512");
                 }
             }
         }

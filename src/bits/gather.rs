@@ -125,6 +125,12 @@ mod move_tests {
             moved += (expected != 0) as usize;
             assert_eq!(move_bits(&x, &from, &to), expected);
             assert_eq!(move_bits_scalar(&x, &from, &to), expected);
+            // The BMI2 form called directly, whatever the dispatch runs.
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("bmi2") {
+                // SAFETY: BMI2 was detected.
+                assert_eq!(unsafe { move_bits_bmi2(&x, &from, &to) }, expected, "bmi2");
+            }
         }
         assert!(moved > 2000, "{moved}");
     }
@@ -148,6 +154,15 @@ mod move_tests {
                 .collect();
             extract_each(&x, &masks, &mut fast);
             extract_each_scalar(&x, &masks, &mut slow);
+            // The BMI2 form called directly, whatever the dispatch runs.
+            let mut direct = slow.clone();
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("popcnt")
+            {
+                // SAFETY: BMI2 and POPCNT were detected.
+                unsafe { extract_each_bmi2(&x, &masks, &mut direct) };
+            }
             for (k, m) in masks.iter().enumerate() {
                 // The definition: the selected bits of x, in order.
                 let bits = (0..192).filter(|&b| m[b / 64] >> (b % 64) & 1 != 0);
@@ -156,6 +171,7 @@ mod move_tests {
                     .fold(0u64, |e, (at, b)| e | (x[b / 64] >> (b % 64) & 1) << at);
                 nonzero += (expected != 0) as usize;
                 assert_eq!((fast[k], slow[k]), (expected, expected), "{m:x?}");
+                assert_eq!(direct[k], expected, "bmi2 {m:x?}");
             }
         }
         assert!(nonzero > 1000, "{nonzero}");

@@ -270,6 +270,14 @@ mod scan_tests {
         assert!(inside > 100, "{inside}");
     }
 
+    /// True when this CPU has the features of the AVX-512 scans, whatever
+    /// the dispatch was told: the tests call that form directly.
+    #[cfg(target_arch = "x86_64")]
+    fn avx512_scans() -> bool {
+        use std::arch::is_x86_feature_detected as has;
+        has!("avx512f") && has!("avx512cd") && has!("avx512vpopcntdq")
+    }
+
     #[test]
     fn node_scan_agrees_with_the_definition() {
         let mut rng = fastrand::Rng::with_seed(17);
@@ -320,6 +328,13 @@ mod scan_tests {
                 expected,
                 "{list:x?} left {left}"
             );
+            // The AVX-512 form called directly, whatever the dispatch runs.
+            #[cfg(target_arch = "x86_64")]
+            if avx512_scans() {
+                // SAFETY: the features were detected.
+                let got = unsafe { node_scan_avx512(&list, left) };
+                assert_eq!(got, expected, "avx512: {list:x?} left {left}");
+            }
             // The cut to a field: every set cut, the first smallest after.
             let field = rng.u32(..) | rng.u32(..);
             let cut: Vec<Mask27> = list.iter().map(|&t| t & field).collect();
@@ -336,6 +351,16 @@ mod scan_tests {
             );
             if expected.is_some() {
                 assert_eq!((&fast, &slow), (&cut, &cut), "{list:x?} {field:x}");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if avx512_scans() {
+                let mut direct = list.clone();
+                // SAFETY: the features were detected.
+                let got = unsafe { cut_scan_avx512(&mut direct, field) };
+                assert_eq!(got, expected, "avx512: {list:x?} {field:x}");
+                if expected.is_some() {
+                    assert_eq!(direct, cut, "avx512: {list:x?} {field:x}");
+                }
             }
         }
         assert!(

@@ -200,6 +200,48 @@ mod pair_tests {
             .collect()
     }
 
+    /// The pairs found by each SIMD form of the loop that this CPU has,
+    /// called directly: the dispatch runs only the best of them.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut, unused_variables))]
+    fn simd_forms<const W: usize>(
+        xs: &[[u64; W]],
+        ys: &[[u64; W]],
+        chunk: usize,
+    ) -> Vec<(&'static str, Vec<(u32, u32)>)> {
+        let mut forms = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if W <= 4 && has!("avx512f") {
+                let mut out = Vec::new();
+                // SAFETY: AVX-512F was detected.
+                unsafe { zero_and_pairs_avx512(xs, ys, chunk, &mut out) };
+                forms.push(("avx512", out));
+            }
+            if W == 4 && has!("avx2") {
+                let (xs4, ys4) = (
+                    xs.as_flattened().as_chunks::<4>().0,
+                    ys.as_flattened().as_chunks::<4>().0,
+                );
+                let mut out = Vec::new();
+                // SAFETY: AVX2 was detected.
+                unsafe { zero_and_pairs_avx2(xs4, ys4, chunk, &mut out) };
+                forms.push(("avx2", out));
+            }
+            if W == 2 && has!("sse4.1") {
+                let (xs2, ys2) = (
+                    xs.as_flattened().as_chunks::<2>().0,
+                    ys.as_flattened().as_chunks::<2>().0,
+                );
+                let mut out = Vec::new();
+                // SAFETY: SSE4.1 was detected.
+                unsafe { zero_and_pairs_sse41(xs2, ys2, chunk, &mut out) };
+                forms.push(("sse4.1", out));
+            }
+        }
+        forms
+    }
+
     fn check<const W: usize>(seed: u64) {
         let mut rng = fastrand::Rng::with_seed(seed);
         for (nx, ny, chunk) in [
@@ -221,6 +263,15 @@ mod pair_tests {
             zero_and_pairs(&xs, &ys, chunk, &mut fast);
             let mut slow = Vec::new();
             zero_and_pairs_scalar(&xs, &ys, chunk, &mut slow);
+            let mut sorted = slow.clone();
+            sorted.sort_unstable();
+            for (form, mut got) in simd_forms(&xs, &ys, chunk) {
+                if form != "avx512" || chunk % 8 == 0 && chunk <= 256 {
+                    assert_eq!(got, slow, "{form}, W = {W}, {nx} x {ny}, chunk {chunk}");
+                }
+                got.sort_unstable();
+                assert_eq!(got, sorted, "{form}, W = {W}, {nx} x {ny}, chunk {chunk}");
+            }
             // The plain definition, pair by pair.
             let mut direct = Vec::new();
             for (i, a) in xs.iter().enumerate() {

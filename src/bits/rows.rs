@@ -151,6 +151,16 @@ mod or_rows_tests {
                 let mut slow = vec![!0; words];
                 or_rows_scalar(&rows, &starts, &mut slow);
                 assert_eq!((&fast, &slow), (&expected, &expected), "{words} {cells:x}");
+                // The AVX-512 form called directly, whatever the dispatch
+                // runs.
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    let mut direct = vec![!0; words];
+                    // SAFETY: AVX-512F was detected, and every row lies in
+                    // `rows`.
+                    unsafe { or_rows_avx512(&rows, &starts, &mut direct) };
+                    assert_eq!(direct, expected, "avx512 {words} {cells:x}");
+                }
             }
         }
     }
@@ -256,6 +266,16 @@ mod and_rows_tests {
         and_rows_scalar(&rows, all, sets.iter().copied(), &mut slow);
         assert_eq!(fast, expected, "W = {W}");
         assert_eq!(slow, expected, "W = {W}");
+        // The AVX2 form called directly, whatever the dispatch runs.
+        #[cfg(target_arch = "x86_64")]
+        if W == 4 && std::arch::is_x86_feature_detected!("avx2") {
+            let rows4: &[[u64; 4]] = rows.as_flattened().as_chunks::<4>().0;
+            let all4: [u64; 4] = std::array::from_fn(|w| all[w]);
+            let mut direct = vec![5];
+            // SAFETY: AVX2 was detected.
+            unsafe { and_rows_avx2(rows4, all4, sets.iter().copied(), &mut direct) };
+            assert_eq!(direct, expected, "avx2");
+        }
     }
 
     #[test]
