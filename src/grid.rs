@@ -51,6 +51,19 @@ pub const fn cell_at(row: usize, col: usize) -> usize {
     row * 9 + col
 }
 
+/// The six permutations of three things (bands, stacks, the rows of a
+/// band, the columns of a stack, the three digits of a band's column), in
+/// lexicographic order. Users rely on this order (`ed::band_index` decodes a transform
+/// number `t` with row order `PERMS3[t / 1296]`): do not reorder it.
+pub const PERMS3: [[u8; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// A kind of unit, used in error messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
@@ -298,7 +311,7 @@ impl Puzzle {
     /// The clues of `grid` at the cells of `clues`.
     pub fn from_grid(grid: &Grid, clues: Mask81) -> Puzzle {
         let mut cells = [0u8; CELLS];
-        for cell in crate::bits::cells81(clues) {
+        for cell in crate::bits::cells(clues) {
             cells[cell] = grid.digit(cell);
         }
         Puzzle { cells }

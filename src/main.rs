@@ -9,7 +9,7 @@ fn main() -> ExitCode {
     // crash later.
     #[cfg(target_arch = "x86_64")]
     {
-        let missing = missing_cpu_features();
+        let missing = s17::bits::missing_cpu_features();
         if !missing.is_empty() {
             eprintln!(
                 "s17: error: this build uses CPU features this CPU lacks ({}); rebuild it on \
@@ -21,53 +21,4 @@ fn main() -> ExitCode {
         }
     }
     s17::cli::main()
-}
-
-/// The CPU features this build was compiled to use that the running CPU
-/// lacks (the ones a target-cpu setting turns on for ordinary code).
-#[cfg(target_arch = "x86_64")]
-fn missing_cpu_features() -> Vec<&'static str> {
-    macro_rules! check {
-        ($($feature:tt),*) => {{
-            let mut missing = Vec::new();
-            $(
-                if cfg!(target_feature = $feature) && !std::arch::is_x86_feature_detected!($feature) {
-                    missing.push($feature);
-                }
-            )*
-            missing
-        }};
-    }
-    check!(
-        "popcnt",
-        "sse3",
-        "ssse3",
-        "sse4.1",
-        "sse4.2",
-        "avx",
-        "avx2",
-        "bmi1",
-        "bmi2",
-        "lzcnt",
-        "fma",
-        "f16c",
-        "movbe",
-        "xsave",
-        "adx",
-        "sha",
-        "aes",
-        "pclmulqdq",
-        "rdrand",
-        "rdseed",
-        "gfni",
-        "vaes",
-        "vpclmulqdq",
-        "sse4a",
-        "cmpxchg16b",
-        "fxsr",
-        "xsavec",
-        "xsaveopt",
-        "xsaves",
-        "avx512f"
-    )
 }

@@ -22,9 +22,7 @@
 //! `target[cells[i]] == digits[catalogue[i]]` for every cell `i`.
 
 use super::{Band, band_to_string, is_valid_band};
-
-/// The 6 orders of 3 things (shared with the grid symmetries).
-use crate::canon::PERMS3 as ORDERS3;
+use crate::grid::PERMS3;
 
 /// Number of bands whose first row is `123456789`.
 pub const NORMALISED_BANDS: usize = 2_612_736;
@@ -47,7 +45,7 @@ impl BandId {
     /// A mask in catalogue coordinates, moved to the band's cells.
     pub fn to_band_mask(&self, catalogue_mask: u32) -> u32 {
         let mut out = 0;
-        for cell in crate::bits::cells27(catalogue_mask) {
+        for cell in crate::bits::cells(catalogue_mask) {
             out |= 1 << self.cells[cell];
         }
         out
@@ -142,7 +140,7 @@ impl BandCatalogue {
                 return;
             }
             let mut autos = Vec::new();
-            for rows in &ORDERS3 {
+            for rows in &PERMS3 {
                 for cols in &column_orders {
                     let (image, digits) = transform(band, rows, cols);
                     let i = normalised_index(&image);
@@ -231,10 +229,10 @@ impl BandCatalogue {
             band_to_string(band)
         );
         let mut best = [10u8; 27];
-        let mut best_rows = ORDERS3[0];
+        let mut best_rows = PERMS3[0];
         let mut best_cols = self.column_orders[0];
         let mut best_label = [0u8; 10];
-        for rows in &ORDERS3 {
+        for rows in &PERMS3 {
             let top = &band[9 * rows[0] as usize..][..9];
             let middle = &band[9 * rows[1] as usize..][..9];
             let bottom = &band[9 * rows[2] as usize..][..9];
@@ -269,7 +267,7 @@ impl BandCatalogue {
 /// in the order [`BandCatalogue::generate`] meets them (the identity first).
 fn automorphisms_of(band: &Band, column_orders: &[[u8; 9]]) -> Vec<Automorphism> {
     let mut autos = Vec::new();
-    for rows in &ORDERS3 {
+    for rows in &PERMS3 {
         let top = 9 * rows[0] as usize;
         for cols in column_orders {
             // The relabelling that makes row 0 of the image read
@@ -300,10 +298,10 @@ fn automorphisms_of(band: &Band, column_orders: &[[u8; 9]]) -> Vec<Automorphism>
 /// The 1,296 column orders that keep each stack's columns together.
 pub(crate) fn column_orders() -> Vec<[u8; 9]> {
     let mut orders = Vec::with_capacity(1296);
-    for stacks in &ORDERS3 {
-        for p0 in &ORDERS3 {
-            for p1 in &ORDERS3 {
-                for p2 in &ORDERS3 {
+    for stacks in &PERMS3 {
+        for p0 in &PERMS3 {
+            for p1 in &PERMS3 {
+                for p2 in &PERMS3 {
                     let inner = [p0, p1, p2];
                     let mut cols = [0u8; 9];
                     for (k, &stack) in stacks.iter().enumerate() {

@@ -9,17 +9,8 @@
 //! minimal ones are those with no other UA inside them.
 
 use super::{Band, difference, is_valid_band};
-use crate::bits::Mask27;
-
-/// The 6 orders of 3 things.
-const ORDERS3: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+use crate::bits::{CellMask, Mask27};
+use crate::grid::PERMS3;
 
 /// Every valid band with the same gangster as `band`, `band` itself
 /// included, in no particular order.
@@ -37,17 +28,17 @@ fn fill_columns(band: &Band, col: usize, rows: [u16; 3], current: &mut Band, out
         return;
     }
     let digits = [band[col], band[9 + col], band[18 + col]];
-    for order in &ORDERS3 {
+    for order in &PERMS3 {
         let mut next = rows;
         let mut fits = true;
         for (row, &source) in order.iter().enumerate() {
-            let bit = 1u16 << digits[source];
+            let bit = 1u16 << digits[source as usize];
             fits &= next[row] & bit == 0;
             next[row] |= bit;
         }
         if fits {
             for (row, &source) in order.iter().enumerate() {
-                current[9 * row + col] = digits[source];
+                current[9 * row + col] = digits[source as usize];
             }
             fill_columns(band, col + 1, next, current, out);
         }
@@ -71,7 +62,7 @@ pub fn minimal_sets(mut sets: Vec<Mask27>) -> Vec<Mask27> {
     sets.dedup();
     let mut kept: Vec<Mask27> = Vec::new();
     for s in sets {
-        if kept.iter().all(|&k| k & !s != 0) {
+        if kept.iter().all(|&k| !k.is_subset_of(s)) {
             kept.push(s);
         }
     }

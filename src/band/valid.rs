@@ -20,7 +20,7 @@
 use std::borrow::Cow;
 
 use super::Band;
-use crate::bits::{BAND_FULL, Mask27};
+use crate::bits::{BAND_FULL, CellMask, Mask27};
 
 /// Number of cell pairs (c1, c2) with c1 < c2 < 27.
 pub const PAIRS: usize = 351;
@@ -40,7 +40,7 @@ pub const fn pair_index(first: usize, second: usize) -> usize {
 #[inline]
 pub fn sort_key(set: Mask27) -> u64 {
     let first = set.trailing_zeros() as u64;
-    let second = (set & (set - 1)).trailing_zeros() as u64;
+    let second = set.without_lowest().lowest_cell() as u64;
     (first << 40) | (second << 32) | set as u64
 }
 
@@ -69,7 +69,7 @@ impl<'a> SetList<'a> {
         assert!(size >= 2, "a set list needs sets of at least 2 cells");
         assert!(
             sets.iter()
-                .all(|s| s.count_ones() as usize == size && s & !BAND_FULL == 0)
+                .all(|s| s.count_ones() as usize == size && s.is_subset_of(BAND_FULL))
         );
         sets.sort_unstable_by_key(|&s| sort_key(s));
         sets.dedup();
@@ -141,7 +141,7 @@ pub(crate) fn build_index(sets: &[u32]) -> Vec<u32> {
     let mut index = vec![0u32; INDEX_LEN];
     for &s in sets {
         let first = s.trailing_zeros() as usize;
-        let second = (s & (s - 1)).trailing_zeros() as usize;
+        let second = s.without_lowest().lowest_cell();
         index[pair_index(first, second) + 1] += 1;
     }
     for p in 0..PAIRS {
@@ -203,7 +203,7 @@ pub fn minimum_size(uas: &[u32]) -> usize {
 /// `start` on is hit (those before `start` are hit already).
 fn extend(uas: &[u32], start: usize, chosen: u32, dead: u32, left: u32, out: &mut Vec<u32>) {
     let Some(offset) = uas[start..].iter().position(|&u| u & chosen == 0) else {
-        complete(chosen, BAND_FULL & !dead & !chosen, left, out);
+        complete(chosen, BAND_FULL.without(dead | chosen), left, out);
         return;
     };
     if left == 0 {
@@ -211,9 +211,9 @@ fn extend(uas: &[u32], start: usize, chosen: u32, dead: u32, left: u32, out: &mu
     }
     let i = start + offset;
     let mut dead = dead;
-    let mut candidates = uas[i] & !dead;
+    let mut candidates = uas[i].without(dead);
     while candidates != 0 {
-        let bit = candidates & candidates.wrapping_neg();
+        let bit = candidates.lowest_bit();
         candidates ^= bit;
         extend(uas, i + 1, chosen | bit, dead, left - 1, out);
         dead |= bit;
@@ -228,7 +228,7 @@ fn complete(chosen: u32, free: u32, left: u32, out: &mut Vec<u32>) {
     }
     let mut free = free;
     while free.count_ones() >= left {
-        let bit = free & free.wrapping_neg();
+        let bit = free.lowest_bit();
         free ^= bit;
         complete(chosen | bit, free, left - 1, out);
     }
@@ -237,16 +237,16 @@ fn complete(chosen: u32, free: u32, left: u32, out: &mut Vec<u32>) {
 /// True when some extension of `chosen` by `left` cells hits every UA.
 fn exists(uas: &[u32], start: usize, chosen: u32, dead: u32, left: usize) -> bool {
     let Some(offset) = uas[start..].iter().position(|&u| u & chosen == 0) else {
-        return (BAND_FULL & !dead & !chosen).count_ones() as usize >= left;
+        return (BAND_FULL.without(dead | chosen)).count_ones() as usize >= left;
     };
     if left == 0 {
         return false;
     }
     let i = start + offset;
     let mut dead = dead;
-    let mut candidates = uas[i] & !dead;
+    let mut candidates = uas[i].without(dead);
     while candidates != 0 {
-        let bit = candidates & candidates.wrapping_neg();
+        let bit = candidates.lowest_bit();
         candidates ^= bit;
         if exists(uas, i + 1, chosen | bit, dead, left - 1) {
             return true;
@@ -266,7 +266,7 @@ fn uas_are_genuine(band: &Band, uas: &[u32]) -> bool {
         .filter(|&d| d != 0)
         .collect();
     uas.iter()
-        .all(|&u| differences.iter().any(|&d| d & !u == 0))
+        .all(|&u| differences.iter().any(|&d| d.is_subset_of(u)))
 }
 
 #[cfg(test)]

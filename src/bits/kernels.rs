@@ -16,7 +16,8 @@
 //! `extract_each` that of `move_bits`, and the search's `mini_row_pass`
 //! that of `node_scan`. (`differing_words` is not
 //! switched: its SSE2 form is chosen at compile time, SSE2 being part of
-//! every x86-64.)
+//! every x86-64.) [`missing_cpu_features`] lists the features the build
+//! was compiled for that the CPU lacks, which the binary checks first.
 //!
 //! ```text
 //! FEATURES  u32  0: not detected yet
@@ -87,6 +88,62 @@ fn cpu_features() -> u32 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     0
+}
+
+/// The CPU features this build was compiled to use that the running CPU
+/// lacks (the ones a target-cpu setting turns on for ordinary code): the
+/// binary checks them before anything else runs.
+pub fn missing_cpu_features() -> Vec<&'static str> {
+    #[cfg(not(target_arch = "x86_64"))]
+    return Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! check {
+            ($($feature:tt),*) => {{
+                let mut missing = Vec::new();
+                $(
+                    if cfg!(target_feature = $feature)
+                        && !std::arch::is_x86_feature_detected!($feature)
+                    {
+                        missing.push($feature);
+                    }
+                )*
+                missing
+            }};
+        }
+        check!(
+            "popcnt",
+            "sse3",
+            "ssse3",
+            "sse4.1",
+            "sse4.2",
+            "avx",
+            "avx2",
+            "bmi1",
+            "bmi2",
+            "lzcnt",
+            "fma",
+            "f16c",
+            "movbe",
+            "xsave",
+            "adx",
+            "sha",
+            "aes",
+            "pclmulqdq",
+            "rdrand",
+            "rdseed",
+            "gfni",
+            "vaes",
+            "vpclmulqdq",
+            "sse4a",
+            "cmpxchg16b",
+            "fxsr",
+            "xsavec",
+            "xsaveopt",
+            "xsaves",
+            "avx512f"
+        )
+    }
 }
 
 /// Forces the portable form of every kernel, for the rest of the process

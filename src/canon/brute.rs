@@ -4,8 +4,7 @@
 //! cross-checking the fast searches in tests; about a tenth of a second per
 //! grid in release builds.
 
-use super::transform::PERMS3;
-use crate::grid::{CELLS, Grid, Puzzle};
+use crate::grid::{CELLS, Grid, PERMS3, Puzzle};
 
 /// All 1,296 line orders (band order × order inside each band).
 fn line_orders() -> Vec<[u8; 9]> {

@@ -21,5 +21,4 @@ mod transform;
 
 pub use grid_form::{automorphism_count, automorphisms, isomorphism, minlex_grid};
 pub use puzzle_form::minlex_puzzle;
-pub(crate) use transform::PERMS3;
 pub use transform::Transform;

@@ -26,8 +26,8 @@
 //! On the 49,158 known 17s this runs at several thousand puzzles per second
 //! on one thread.
 
-use super::transform::{PERMS3, Transform};
-use crate::grid::Puzzle;
+use super::transform::Transform;
+use crate::grid::{PERMS3, Puzzle};
 
 /// Row state along one branch of the row search.
 #[derive(Clone, Copy)]

@@ -247,7 +247,7 @@ mod tests {
 
     /// The minimal second row and its σ, by trying all 1,296 σ.
     fn brute(pi: &[u8; 9]) -> (u64, Vec<[u8; 9]>) {
-        use super::super::transform::PERMS3;
+        use crate::grid::PERMS3;
         let mut best = u64::MAX;
         let mut orders = Vec::new();
         for stacks in &PERMS3 {

@@ -3,16 +3,6 @@
 
 use crate::grid::{CELLS, Grid, Puzzle, cell_at, col_of, row_of};
 
-/// The six permutations of three things, in lexicographic order.
-pub(crate) const PERMS3: [[u8; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
 /// A validity-preserving map of grids: an optional transposition, then a
 /// row permutation and a column permutation (each = an order of the three
 /// bands/stacks × an order of the three lines inside each), then a

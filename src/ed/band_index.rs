@@ -20,7 +20,7 @@
 
 use super::super::band::catalogue::{column_orders, transform};
 use crate::band::{Band, BandCatalogue, BandId};
-use crate::canon::PERMS3;
+use crate::grid::PERMS3;
 
 /// Number of normalised bands (first row `123456789`).
 pub const NORMALISED: usize = 2_612_736;

@@ -13,6 +13,7 @@
 //! ```
 
 use crate::bits::Mask27;
+use crate::grid::PERMS3;
 
 /// For a row of a band word (9 bits): which of its 3 mini-rows are
 /// non-empty (bit `box`).
@@ -57,16 +58,6 @@ const fn minirows_of_row() -> [u8; 512] {
     table
 }
 
-/// The 6 permutations of (0, 1, 2): row r goes to box `perm[r]`.
-const PERMUTATIONS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
 const fn placement_cells() -> [Mask27; 512] {
     let mut table = [0; 512];
     let mut pattern = 0;
@@ -74,12 +65,13 @@ const fn placement_cells() -> [Mask27; 512] {
         let mut cells = 0;
         let mut p = 0;
         while p < 6 {
-            let perm = PERMUTATIONS[p];
+            // Row r goes to box `perm[r]`.
+            let perm = PERMS3[p];
             let mut fits = true;
             let mut these = 0;
             let mut row = 0;
             while row < 3 {
-                let bx = perm[row];
+                let bx = perm[row] as usize;
                 if (pattern >> (3 * row + bx)) & 1 == 0 {
                     fits = false;
                 }
@@ -104,7 +96,7 @@ const fn permutation_union() -> [u16; 512] {
         let mut union: u16 = 0;
         let mut p = 0;
         while p < 6 {
-            let perm = PERMUTATIONS[p];
+            let perm = PERMS3[p];
             let these: u16 = 1 << perm[0] | 1 << (3 + perm[1]) | 1 << (6 + perm[2]);
             if pattern & these == these {
                 union |= these;

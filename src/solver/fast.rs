@@ -33,7 +33,7 @@
 
 use super::Solutions;
 use super::band_tables::{MINIROWS_OF_ROW, PEERS, PLACEMENT_CELLS, STACK_ADMISSIBLE};
-use crate::bits::{BAND_FULL, Mask27, Mask81, cells81, differing_words, nonzero_cells};
+use crate::bits::{BAND_FULL, Mask27, Mask81, cells, differing_words, nonzero_cells};
 use crate::grid::{CELLS, Grid, Puzzle};
 
 /// The two bands other than a band.
@@ -408,7 +408,7 @@ impl Board {
     #[inline]
     fn of_puzzle(puzzle: &Puzzle) -> Option<Board> {
         let digits = puzzle.digits();
-        Board::with_clues(cells81(nonzero_cells(digits)).map(|c| (c, digits[c] as usize - 1)))
+        Board::with_clues(cells(nonzero_cells(digits)).map(|c| (c, digits[c] as usize - 1)))
     }
 }
 
@@ -554,7 +554,7 @@ pub fn for_each_solution(puzzle: &Puzzle, limit: usize, f: impl FnMut(&Grid) -> 
 /// reaching the grid itself.
 pub fn other_solution(grid: &Grid, clues: Mask81) -> Option<Grid> {
     let digits = grid.digits();
-    let mut board = Board::with_clues(cells81(clues).map(|c| (c, digits[c] as usize - 1)))?;
+    let mut board = Board::with_clues(cells(clues).map(|c| (c, digits[c] as usize - 1)))?;
     loop {
         match board.propagate() {
             Step::Contradiction | Step::Solved => return None,
