@@ -45,7 +45,7 @@ pub mod words;
 
 pub use filing::{CUT_SLACK, FILE_SLACK, file_sets, file_sets_scalar, unhit_cut, unhit_cut_scalar};
 pub use gather::{extract_each, extract_each_scalar, move_bits, move_bits_scalar};
-pub use iter::{cells, cells27, cells54, cells81};
+pub use iter::cells;
 pub use kernels::{Form, KernelForms, force_portable, kernel_forms, missing_cpu_features};
 pub use mask::{
     BAND_FULL, BANDS12_FULL, CellMask, GRID_FULL, Mask27, Mask54, Mask81, band_part, from_band,

@@ -16,7 +16,7 @@
 //!   grid on a set S, and S ∪ T is a UA. Found the same way, with the digits
 //!   of T always free.
 
-use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells81};
+use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81, cells};
 use crate::grid::{CELLS, Grid, Puzzle, box_of, col_of, row_of};
 use crate::solver::for_each_solution;
 
@@ -165,7 +165,7 @@ fn digit_cells(grid: &Grid) -> [Mask81; 10] {
 /// those cells cannot hold that digit.
 fn blocked_by_digit(digits: &[u8; CELLS], set: Mask81) -> [Mask81; 10] {
     let mut blocked = [0; 10];
-    for c in cells81(GRID_FULL & !set) {
+    for c in cells(GRID_FULL & !set) {
         blocked[digits[c] as usize] |= PEERS[c];
     }
     blocked
@@ -357,7 +357,7 @@ pub fn socket_parts(
     limits: &HarvestLimits,
 ) -> Vec<Mask54> {
     let mut required = 0u16;
-    for cell in crate::bits::cells27(t) {
+    for cell in crate::bits::cells(t) {
         required |= 1 << (changed[cell] - 1);
     }
     let mut digits_template = [0u8; CELLS];
@@ -367,11 +367,11 @@ pub fn socket_parts(
         required,
         limits.gua_digits.max(required.count_ones() as usize),
     ) {
-        let mut cells = digits_template;
-        for cell in cells81(cells_outside(grid, digits)) {
-            cells[cell] = grid.digit(cell);
+        let mut given = digits_template;
+        for cell in cells(cells_outside(grid, digits)) {
+            given[cell] = grid.digit(cell);
         }
-        let puzzle = Puzzle::from_digits(cells);
+        let puzzle = Puzzle::from_digits(given);
         for_each_solution(&puzzle, limits.fillings, |other| {
             let s = grid.difference(other) as u64 & BANDS12_FULL;
             debug_assert!(s != 0, "a new gangster forces a change in bands 1+2");
@@ -425,7 +425,7 @@ mod tests {
             let small = minimal_ua(&g, big);
             assert!(small & !big == 0 && small != 0);
             assert!(crate::solver::other_solution(&g, GRID_FULL & !small).is_some());
-            for c in cells81(small) {
+            for c in cells(small) {
                 let without = small & !(1u128 << c);
                 assert!(crate::solver::other_solution(&g, GRID_FULL & !without).is_none());
             }

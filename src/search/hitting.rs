@@ -237,7 +237,7 @@ pub(super) const MIN_HIT: [u8; 128] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bits::cells27;
+    use crate::bits::cells;
 
     /// Every set of at most `k` cells of `allowed`, by brute force.
     fn brute(required: &[Mask27], clues: Mask27, allowed: Mask27, k: usize) -> bool {
@@ -344,7 +344,7 @@ mod tests {
                 bound.add(t);
                 // Inside one mini-row: every cell has the same c / 3.
                 let r = t.trailing_zeros() / 3;
-                let is_inside = cells27(t).all(|c| c as u32 / 3 == r);
+                let is_inside = cells(t).all(|c| c as u32 / 3 == r);
                 assert_eq!(MiniRowBound::bit(t) != 0, is_inside, "{t:#x}");
                 if is_inside {
                     inside.push(t);

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::band::{BandCatalogue, BandId, band_uas};
-use crate::bits::{Mask81, cells81};
+use crate::bits::{Mask81, cells};
 use crate::grid::{Grid, Puzzle};
 use crate::plan;
 use crate::tables::{BandTables, TableError};
@@ -344,8 +344,8 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             })
             .collect();
         for (choice, found, stats) in searched {
-            for cells in found {
-                let original: Mask81 = cells81(cells)
+            for set in found {
+                let original: Mask81 = cells(set)
                     .map(|c| 1u128 << original_cell(c, choice.bands))
                     .sum();
                 result.puzzles.push(Puzzle::from_grid(grid, original));

@@ -3,7 +3,7 @@
 //! per survivor, its open sockets against the bounds, then band 3 against
 //! every GUA the survivor misses.
 
-use crate::bits::{Mask27, Mask54, cells27};
+use crate::bits::{Mask27, Mask54, cells};
 use crate::search::hitting::{Sockets, hitting_set};
 use crate::search::signatures::ClassMask;
 
@@ -163,7 +163,7 @@ impl Band3State {
         let Some(clues): Option<Mask27> = found else {
             return false;
         };
-        let hit = cells27(clues).fold(0, |m, c| m | self.sockets.cell_sockets[c]);
+        let hit = cells(clues).fold(0, |m, c| m | self.sockets.cell_sockets[c]);
         self.witnesses.remember(hit, clues.count_ones() as u8);
         true
     }

@@ -5,7 +5,7 @@
 //! none of its cells hits ([`SliceBits::sockets_of`]).
 
 use crate::bits::sockets::groups_hit;
-use crate::bits::{Mask27, Mask54, cells54};
+use crate::bits::{Mask27, Mask54, cells};
 use crate::search::harvest::Gua;
 use crate::search::hitting::{Sockets, all_bits};
 use crate::search::sets::XSlice;
@@ -139,7 +139,7 @@ impl SliceBits {
         self.gtop_sorted = self.gtop;
         self.gtop_sockets = [0; MAX_GUA_WORDS];
         for (w, &tops) in self.gtop.iter().enumerate() {
-            for k in cells54(tops) {
+            for k in cells(tops) {
                 self.gtop_sockets[w] |= 1 << self.gsocket[64 * w + k];
             }
             // `sockets_of` moves the k-th top to the k-th socket.
@@ -186,7 +186,7 @@ impl SliceBits {
         self.guas_x.push((v, socket as u8));
         self.gsocket.push(socket as u8);
         self.gtop[w] |= bit;
-        for c in cells54(v) {
+        for c in cells(v) {
             self.ghit[c][w] |= bit;
         }
         if v & self.x.xlive == 0 {
@@ -248,7 +248,7 @@ impl SliceBits {
         // Fresh GUAs' groups (rare) one by one.
         if fresh != 0 {
             for (w, &tops) in tops[..n].iter().enumerate() {
-                for k in cells54(tops & !self.gtop_sorted[w]) {
+                for k in cells(tops & !self.gtop_sorted[w]) {
                     open |= 1 << self.gsocket[64 * w + k];
                 }
             }

@@ -5,7 +5,7 @@
 //! of open sockets (the mini-row bound, pairwise disjoint T's).
 
 use crate::bits::sockets::mini_row_clues;
-use crate::bits::{Mask27, cells27};
+use crate::bits::{Mask27, cells};
 use crate::search::hitting::{MiniRowBound, Sockets, disjoint_sets_exceed};
 use crate::search::signatures::{CLASS_SOCKETS, CLASS_WORDS, CLASSES, ClassMask, socket_classes};
 
@@ -94,7 +94,7 @@ impl BandSockets {
         debug_assert!(socket < CLASS_SOCKETS || MiniRowBound::bit(t) == 0);
         self.socket_t.push(t);
         self.socket_dom.push(dom);
-        for c in cells27(t) {
+        for c in cells(t) {
             self.cell_sockets[c] |= 1 << socket;
         }
         for (holds, u) in self.band3_holds.iter_mut().zip(band3_uas) {

@@ -4,7 +4,7 @@
 use super::index::STAGE1_CELLS;
 use super::*;
 use crate::band::band_uas;
-use crate::bits::{BAND_FULL, BANDS12_FULL, cells27, cells54};
+use crate::bits::{BAND_FULL, BANDS12_FULL, cells};
 use crate::generate::random_grid;
 use crate::search::harvest::harvest_guas;
 use crate::search::hitting::MiniRowBound;
@@ -17,7 +17,7 @@ fn brute(sets: &[Mask27], clues: Mask27, z: usize) -> bool {
     match sets.iter().find(|&&t| t & clues == 0) {
         None => true,
         Some(_) if z == 0 => false,
-        Some(&t) => cells27(t).any(|c| brute(sets, clues | 1 << c, z - 1)),
+        Some(&t) => cells(t).any(|c| brute(sets, clues | 1 << c, z - 1)),
     }
 }
 
@@ -189,7 +189,7 @@ fn mini_row_clues_agree_with_the_sockets_t() {
                 open |= 1 << rng.usize(..sockets);
             }
             let mut bound = MiniRowBound::default();
-            for s in cells54(open) {
+            for s in cells(open) {
                 bound.add(state.sockets.socket_t[s]);
             }
             let clues = state.sockets.mini_row_clues(open);
@@ -227,7 +227,7 @@ fn band3_can_take_agrees_with_brute_force() {
                 open |= 1 << rng.usize(..sockets);
             }
             let z = rng.usize(1..=7);
-            let mut sets: Vec<Mask27> = cells54(open).map(|s| state.sockets.socket_t[s]).collect();
+            let mut sets: Vec<Mask27> = cells(open).map(|s| state.sockets.socket_t[s]).collect();
             sets.extend(&uas);
             let expected = brute(&sets, 0, z);
             tight += (state.sockets.mini_row_clues(open) == z) as usize;

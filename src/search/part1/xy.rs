@@ -2,7 +2,7 @@
 //! way through band 3 and the bands-1+2 check (stage 6), in the two modes:
 //! [`Bands12::survivor_one`] and [`Bands12::survivor_shared`].
 
-use crate::bits::{Mask27, Mask54, cells54};
+use crate::bits::{Mask27, Mask54};
 use crate::search::band3::Band3State;
 use crate::search::harvest::debug_assert_ua;
 use crate::search::hitting::Sockets;
@@ -146,7 +146,7 @@ impl Bands12 {
         let passed = live_pass
             .iter()
             .enumerate()
-            .flat_map(|(w, &bits)| cells54(bits).map(move |b| 64 * w + b));
+            .flat_map(|(w, &bits)| crate::bits::cells(bits).map(move |b| 64 * w + b));
         for i in passed {
             let (k, forced) = step_live[i];
             let class_open = shared.class_open(i);

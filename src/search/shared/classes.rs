@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 use crate::band::{Gangster, gangster};
 use crate::bits::sockets::groups_hit;
-use crate::bits::{Mask27, Mask54, cells54, move_bits};
+use crate::bits::{Mask27, Mask54, cells, move_bits};
 use crate::grid::Grid;
 
 use crate::search::harvest::sockets;
@@ -200,7 +200,7 @@ impl ClassGuas {
         self.groups.bit_class.push(class);
         self.groups.gtop[w] |= bit;
         self.all[w] |= bit;
-        for cell in cells54(v) {
+        for cell in cells(v) {
             self.rows[cell * MAX_CLASS_WORDS + w] |= bit;
         }
         if v & self.slice.xlive == 0 {
@@ -265,7 +265,7 @@ impl ClassGuas {
                 self.groups.tops_of[c / 64][w] |= bit;
                 self.groups.classes_to[c / 64][w] |= 1 << (c % 64);
             }
-            for cell in cells54(s & live) {
+            for cell in cells(s & live) {
                 self.rows[cell * MAX_CLASS_WORDS + w] |= bit;
             }
         }
@@ -346,7 +346,7 @@ impl ClassGuas {
         for (w, &tops) in tops.iter().enumerate() {
             let fresh = tops & !self.groups.sorted_tops[w];
             if fresh != 0 {
-                for k in cells54(fresh) {
+                for k in cells(fresh) {
                     let c = self.groups.bit_class[64 * w + k] as usize;
                     open[c / 64] |= 1 << (c % 64);
                 }

@@ -3,7 +3,7 @@
 //! takes, by the digits of its cells ([`share_by_digits`]).
 
 use crate::band::{band_of_grid, gangster};
-use crate::bits::{GRID_FULL, cells27};
+use crate::bits::{GRID_FULL, cells};
 use crate::grid::Grid;
 use crate::search::Stats;
 use crate::search::band3::Band3State;
@@ -96,7 +96,7 @@ fn share_by_digits(bands3: &mut [Band3State], from: usize, gua: Gua) -> u64 {
     let mut shared = 0;
     for (k, band3) in bands3.iter_mut().enumerate() {
         let band = band3.grid().digits();
-        if k == from || cells27(gua.t).any(|c| band[54 + c] != own[54 + c]) {
+        if k == from || cells(gua.t).any(|c| band[54 + c] != own[54 + c]) {
             continue;
         }
         debug_assert!(
@@ -146,7 +146,7 @@ mod tests {
                 let own = grids[0].digits();
                 let mut takers = 0;
                 for grid in &grids[1..] {
-                    if cells27(t).all(|c| grid.digits()[54 + c] == own[54 + c]) {
+                    if cells(t).all(|c| grid.digits()[54 + c] == own[54 + c]) {
                         assert!(
                             other_solution(grid, GRID_FULL & !ua).is_some(),
                             "{gua:?} is no UA of {grid}"
