@@ -94,7 +94,7 @@ pub fn plan(cost: [u64; 3], min_size: [usize; 3]) -> Vec<Choice> {
         ];
         let mut rows = Vec::new();
         // Largest z first (see `Choice::rows`): 0.56 → 0.50 s per random
-        // grid (benches/README.md).
+        // grid (benches/HISTORY.md).
         for z in (0..=CLUES).rev() {
             for x in 0..=CLUES - z {
                 let y = CLUES - z - x;

@@ -4,7 +4,7 @@
 //! The output and checkpoint are `exhaust -o`'s ([`ResultFiles`] under
 //! [`crate::exhaust::checkpoint_header`]), always opened to resume: a unit
 //! killed or requeued at any moment continues where it stopped, and loses
-//! or repeats nothing (`crate::scan`'s module note). Entries are searched
+//! or repeats nothing (`crate::output`'s module note). Entries are searched
 //! in parallel on the current rayon pool, each on one thread, as `exhaust`
 //! does; a 17 is written once per unit file.
 //!

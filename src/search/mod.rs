@@ -215,7 +215,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// rows before): for a lone grid, so that a slow choice does not leave
     /// a core idle. Off by default: when other grids wait, as in a scan,
     /// the threads have better work and the split only costs (measured in
-    /// benches/README.md).
+    /// benches/HISTORY.md).
     pub fn with_split_rows(self, on: bool) -> Self {
         self.with_split_rows_after(if on { 0 } else { usize::MAX })
     }

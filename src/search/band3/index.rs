@@ -146,7 +146,7 @@ impl CellRows {
 /// survives those: on slow grids, most of the view's GUAs are fresh ones
 /// with parts of 7 cells or more (half of them 9 or more), and 86 to 90 %
 /// of the XY that die, die without them (8 cells: 99 %, but a larger
-/// first stage; measured in benches/README.md).
+/// first stage; measured in benches/HISTORY.md).
 pub(super) const STAGE1_CELLS: u32 = 6;
 
 /// The part of a slice's view (`stage1` or `large`) for part `id` of
