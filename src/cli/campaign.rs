@@ -7,19 +7,18 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 
 use crate::campaign::{
     self, CostTable, Plan, PlanSpec, Status, UnitRun, UnitState, merge, status::name_units,
 };
 use crate::ed::Ed;
 use crate::exhaust::Exhauster;
-use crate::known::{KnownSet, describe};
 use crate::output::{new_path, write_atomically};
 use crate::search::SearchConfig;
 
 use super::Outcome;
-use super::common::{TablesArg, init_threads, load_tables, progress_bar};
+use super::common::{TablesArg, init_threads, load_tables, progress_bar, read_known};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -329,16 +328,7 @@ fn report(dir: &Path, s: &Status) -> String {
 }
 
 fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
-    let known = match &args.known {
-        None => None,
-        Some(path) => {
-            let (set, bad) = KnownSet::read(path)?;
-            if let Some((line, err)) = bad.first() {
-                bail!("{}: {}", path.display(), describe(*line, err));
-            }
-            Some(set)
-        }
-    };
+    let known = read_known(args.known.as_deref())?;
     let status = Status::read(&args.dir)?;
     let merged = merge(&args.dir, &status, known.as_ref(), args.partial)?;
     let lines = |puzzles: &[crate::grid::Puzzle]| {

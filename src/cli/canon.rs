@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::canon::{automorphism_count, minlex_grid, minlex_puzzle};
-use crate::grid::{Grid, Puzzle};
+use crate::grid::Grid;
 
 use super::Outcome;
-use super::input::{LineSource, is_skippable_bytes};
+use super::input::LineSource;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -25,23 +25,10 @@ pub struct Args {
 /// `Ok(false)`, exit 1).
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut source = LineSource::open(args.input.as_deref())?;
-    let name = source.name.clone();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let start = Instant::now();
     let (mut items, mut bad) = (0u64, 0u64);
-    while let Some((number, line)) = source.next_line()? {
-        if is_skippable_bytes(line) {
-            continue;
-        }
-        let puzzle = match Puzzle::parse_bytes(line) {
-            Ok(p) => p,
-            Err(e) => {
-                bad += 1;
-                out.flush()?;
-                eprintln!("s17 canon: {name}: line {number}: {e}");
-                continue;
-            }
-        };
+    while let Some(puzzle) = source.next_puzzle("canon", &mut out, &mut bad)? {
         items += 1;
         if puzzle.clue_count() == 81 {
             let grid = Grid::from_digits(*puzzle.digits())

@@ -99,6 +99,28 @@ impl clap::FromArgMatches for TuningArgs {
     }
 }
 
+/// The flags of the commands that search grids in parallel: worker
+/// threads, band tables, tuning.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Worker threads (0 = all cores); grids are searched in parallel.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    #[command(flatten)]
+    pub tables: TablesArg,
+    #[command(flatten)]
+    pub tuning: TuningArgs,
+}
+
+impl SearchArgs {
+    /// The tuning configuration, once the worker threads are set up.
+    pub fn start(&self) -> anyhow::Result<SearchConfig> {
+        let config = self.tuning.config()?;
+        init_threads(self.threads)?;
+        Ok(config)
+    }
+}
+
 /// Where the band tables are.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TablesArg {
@@ -183,6 +205,19 @@ pub fn table_error(err: TableError, path: &Path) -> anyhow::Error {
     } else {
         anyhow::Error::new(err).context(format!("band tables {}", path.display()))
     }
+}
+
+/// The known list at `path` (`--known`), if one is given; a bad line in
+/// it fails the run.
+pub fn read_known(path: Option<&Path>) -> anyhow::Result<Option<crate::known::KnownSet>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let (set, bad) = crate::known::KnownSet::read(path)?;
+    if let Some((line, err)) = bad.first() {
+        anyhow::bail!("{}: {}", path.display(), crate::known::describe(*line, err));
+    }
+    Ok(Some(set))
 }
 
 /// Sets up the rayon pool with `threads` workers (0 = all cores).

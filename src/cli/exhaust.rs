@@ -16,14 +16,13 @@ use crate::band::BANDS;
 use crate::ed::{Ed, Entry, counts};
 use crate::exhaust::Exhauster;
 use crate::grid::Puzzle;
-use crate::known::{KnownSet, describe};
 use crate::output::ResultFiles;
 use crate::search::{Stats, ThreadClock};
 
 use super::Outcome;
 use super::common::{
-    TablesArg, TuningArgs, init_threads, load_tables, open_mode, progress_bar, report_new,
-    warn_untracked_new,
+    TablesArg, TuningArgs, init_threads, load_tables, open_mode, progress_bar, read_known,
+    report_new, warn_untracked_new,
 };
 use super::enumerate::parse_range;
 use super::search::format_stats;
@@ -110,16 +109,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let range = args.entries.clone().unwrap_or(0..u64::MAX);
     let span = tracing::info_span!("exhaust", k, entries = ?range);
     let _enter = span.enter();
-    let known = match &args.known {
-        None => None,
-        Some(path) => {
-            let (set, bad) = KnownSet::read(path)?;
-            if let Some((line, err)) = bad.first() {
-                bail!("{}: {}", path.display(), describe(*line, err));
-            }
-            Some(Arc::new(set))
-        }
-    };
+    let known = read_known(args.known.as_deref())?.map(Arc::new);
     let mode = open_mode(args.resume, args.force);
     let header = crate::exhaust::checkpoint_header(k, &range, &config);
     let (mut files, state) = ResultFiles::open(&output, &header, mode)?;

@@ -6,10 +6,13 @@
 //! number), not a read error that would end the run.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Write};
+
 use std::path::Path;
 
 use anyhow::Context;
+
+use crate::grid::Puzzle;
 
 /// A named line source: a file, or standard input.
 pub struct LineSource {
@@ -64,6 +67,32 @@ impl LineSource {
             self.buffer.pop();
         }
         Ok(Some((self.number, &self.buffer)))
+    }
+
+    /// The next puzzle, blank and `#` lines skipped, or `None` at the end.
+    /// A line that is no puzzle is counted in `bad` and reported on stderr
+    /// as `s17 COMMAND: SOURCE: line N: ERROR`, after `out` is flushed (so
+    /// that the report follows the output of the lines before it).
+    pub fn next_puzzle(
+        &mut self,
+        command: &str,
+        out: &mut impl Write,
+        bad: &mut u64,
+    ) -> anyhow::Result<Option<Puzzle>> {
+        while let Some((number, line)) = self.next_line()? {
+            if is_skippable_bytes(line) {
+                continue;
+            }
+            match Puzzle::parse_bytes(line) {
+                Ok(puzzle) => return Ok(Some(puzzle)),
+                Err(e) => {
+                    *bad += 1;
+                    out.flush()?;
+                    eprintln!("s17 {command}: {}: line {number}: {e}", self.name);
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Numbered lines (1-based) as text; bytes that are not UTF-8 become

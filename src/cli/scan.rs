@@ -15,8 +15,7 @@ use crate::search::Searcher;
 
 use super::Outcome;
 use super::common::{
-    TablesArg, TuningArgs, init_threads, load_tables, open_mode, progress_bar, report_new,
-    warn_untracked_new,
+    SearchArgs, load_tables, open_mode, progress_bar, report_new, warn_untracked_new,
 };
 use super::search::format_stats;
 
@@ -50,19 +49,13 @@ pub struct Args {
     /// summary. Pass it on every run of the scan (resumes included).
     #[arg(long, value_name = "KNOWN")]
     pub known: Option<PathBuf>,
-    /// Worker threads (0 = all cores); grids are searched in parallel.
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
     #[command(flatten)]
-    pub tables: TablesArg,
-    #[command(flatten)]
-    pub tuning: TuningArgs,
+    pub search: SearchArgs,
 }
 
 /// Scans the grid file; exit 1 if a line was bad.
 pub fn run(args: Args, quiet: bool) -> Outcome {
-    let config = args.tuning.config()?;
-    init_threads(args.threads)?;
+    let config = args.search.start()?;
     let span = tracing::info_span!("scan", grids = %args.grids.display(), part = %args.part);
     let _enter = span.enter();
     let name = args.grids.display().to_string();
@@ -138,7 +131,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         "catalogue read"
     );
 
-    let (band_catalogue, tables) = load_tables(&args.tables, quiet)?;
+    let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     // The last grids' rows may use the threads that run out of grids.
     let searcher =
         Searcher::new(&band_catalogue, &tables, config).with_split_rows_after(todo.len());

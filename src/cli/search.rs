@@ -12,7 +12,7 @@ use crate::grid::Grid;
 use crate::search::{GridResult, Searcher, Stats};
 
 use super::Outcome;
-use super::common::{TablesArg, TuningArgs, init_threads, load_tables};
+use super::common::{SearchArgs, load_tables};
 use super::input::{LineSource, is_skippable};
 
 /// Results waiting to be printed in input order: the next position to print,
@@ -31,20 +31,14 @@ pub struct Args {
     /// and band-3 choice (stderr).
     #[arg(long)]
     pub stats: bool,
-    /// Worker threads (0 = all cores); grids are searched in parallel.
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
     #[command(flatten)]
-    pub tables: TablesArg,
-    #[command(flatten)]
-    pub tuning: TuningArgs,
+    pub search: SearchArgs,
 }
 
 /// Prints every 17 found, one per line; with several grids each line is
 /// `INDEX<TAB>PUZZLE` (INDEX = 1-based position of the grid in the input).
 pub fn run(args: Args, quiet: bool) -> Outcome {
-    let config = args.tuning.config()?;
-    init_threads(args.threads)?;
+    let config = args.search.start()?;
     let mut grids: Vec<(usize, Grid)> = Vec::new();
     let mut good = true;
     for (i, text) in args.grids.iter().enumerate() {
@@ -91,7 +85,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         );
         return Ok(false);
     }
-    let (catalogue, tables) = load_tables(&args.tables, quiet)?;
+    let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     // Once no grid waits (at once for fewer grids than threads), the rows
     // of the grids' choices may use the idle threads.
     let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(grids.len());

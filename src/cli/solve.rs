@@ -4,11 +4,10 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::grid::Puzzle;
 use crate::solver::{count_solutions, solve};
 
 use super::Outcome;
-use super::input::{LineSource, is_skippable_bytes};
+use super::input::LineSource;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -29,25 +28,12 @@ pub struct Args {
 /// the run goes on; the outcome is then `Ok(false)` (exit 1).
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut source = LineSource::open(args.input.as_deref())?;
-    let name = source.name.clone();
     let limit = usize::try_from(args.limit).unwrap_or(usize::MAX);
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let start = Instant::now();
     let (mut puzzles, mut bad) = (0u64, 0u64);
-    while let Some((number, line)) = source.next_line()? {
-        if is_skippable_bytes(line) {
-            continue;
-        }
-        let puzzle = match Puzzle::parse_bytes(line) {
-            Ok(p) => p,
-            Err(e) => {
-                bad += 1;
-                out.flush()?;
-                eprintln!("s17 solve: {name}: line {number}: {e}");
-                continue;
-            }
-        };
+    while let Some(puzzle) = source.next_puzzle("solve", &mut out, &mut bad)? {
         puzzles += 1;
         if args.count {
             write_count(&mut out, count_solutions(&puzzle, limit))?;

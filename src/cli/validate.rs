@@ -22,7 +22,7 @@ use crate::solver::count_solutions;
 
 use super::Outcome;
 use super::common::progress_bar;
-use super::common::{TablesArg, TuningArgs, init_threads, load_tables};
+use super::common::{SearchArgs, load_tables};
 use super::input::is_skippable;
 use super::scan::summary;
 
@@ -42,13 +42,8 @@ pub struct Args {
     /// all runs.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
-    /// Worker threads (0 = all cores); grids are searched in parallel.
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
     #[command(flatten)]
-    pub tables: TablesArg,
-    #[command(flatten)]
-    pub tuning: TuningArgs,
+    pub search: SearchArgs,
 }
 
 /// What the comparison of one grid's search with the list found.
@@ -69,8 +64,7 @@ struct Report {
 /// a summary (stderr); exit 1 if a known 17 was missed, a 17 found is not
 /// valid, or a line of the list was bad.
 pub fn run(args: Args, quiet: bool) -> Outcome {
-    let config = args.tuning.config()?;
-    init_threads(args.threads)?;
+    let config = args.search.start()?;
     let name = args.known.display().to_string();
     let span = tracing::info_span!("validate", known = %name);
     let _enter = span.enter();
@@ -197,7 +191,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     for (position, found) in &previous {
         check(*position, found, None);
     }
-    let (catalogue, tables) = load_tables(&args.tables, quiet)?;
+    let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     // The last grids' rows may use the threads that run out of grids.
     let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(todo.len());
     let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");
