@@ -45,9 +45,25 @@ pub fn tuning_arg(option: &TuningOption, lead: Option<&str>) -> clap::Arg {
         .help(format!("{help} [range: {}-{}]", option.min, option.max))
 }
 
+/// `cmd` with one flag per entry of [`TUNING_OPTIONS`]: [`tuning_arg`]
+/// with `lead`, shaped by `shape` (value name, parser), and defaulting to
+/// the option's default.
+pub fn tuning_args(
+    cmd: clap::Command,
+    lead: Option<&str>,
+    shape: impl Fn(clap::Arg, &TuningOption) -> clap::Arg,
+) -> clap::Command {
+    TUNING_OPTIONS
+        .iter()
+        .enumerate()
+        .fold(cmd, |cmd, (k, option)| {
+            cmd.arg(shape(tuning_arg(option, lead), option).default_value(tuning_default(k)))
+        })
+}
+
 /// Each tuning option's default as text, for clap (which keeps
 /// `&'static str` defaults).
-pub fn tuning_default(k: usize) -> &'static str {
+fn tuning_default(k: usize) -> &'static str {
     static DEFAULTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     &DEFAULTS.get_or_init(|| {
         TUNING_OPTIONS
@@ -59,20 +75,12 @@ pub fn tuning_default(k: usize) -> &'static str {
 
 impl clap::Args for TuningArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        TUNING_OPTIONS
-            .iter()
-            .enumerate()
-            .fold(cmd, |cmd, (k, option)| {
-                cmd.arg(
-                    tuning_arg(option, None)
-                        .value_name("N")
-                        .value_parser(
-                            clap::builder::RangedU64ValueParser::<usize>::new()
-                                .range(option.min as u64..=option.max as u64),
-                        )
-                        .default_value(tuning_default(k)),
-                )
-            })
+        tuning_args(cmd, None, |arg, option| {
+            arg.value_name("N").value_parser(
+                clap::builder::RangedU64ValueParser::<usize>::new()
+                    .range(option.min as u64..=option.max as u64),
+            )
+        })
     }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {

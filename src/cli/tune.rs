@@ -17,7 +17,7 @@ use crate::search::{SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
 
 use super::Outcome;
 use super::common::progress_bar;
-use super::common::{TablesArg, init_threads, load_tables, tuning_arg, tuning_default};
+use super::common::{TablesArg, init_threads, load_tables, tuning_args};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -82,19 +82,12 @@ impl TuningLists {
 
 impl clap::Args for TuningLists {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        TUNING_OPTIONS
-            .iter()
-            .enumerate()
-            .fold(cmd, |cmd, (k, option)| {
-                cmd.arg(
-                    tuning_arg(option, Some("Values to try (comma-separated)"))
-                        .value_name("LIST")
-                        .value_delimiter(',')
-                        .action(clap::ArgAction::Append)
-                        .value_parser(clap::value_parser!(usize))
-                        .default_value(tuning_default(k)),
-                )
-            })
+        tuning_args(cmd, Some("Values to try (comma-separated)"), |arg, _| {
+            arg.value_name("LIST")
+                .value_delimiter(',')
+                .action(clap::ArgAction::Append)
+                .value_parser(clap::value_parser!(usize))
+        })
     }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
