@@ -52,70 +52,57 @@ pub struct TuningOption {
     pub set: fn(&mut SearchConfig, usize),
 }
 
+/// A [`TuningOption`] for the field `field` of [`SearchConfig`], read and
+/// written by its `get` and `set`.
+macro_rules! field_option {
+    (field: $field:ident, name: $name:literal, default: $default:expr, min: $min:expr,
+     max: $max:expr, help: $help:literal) => {
+        TuningOption {
+            name: $name,
+            default: $default,
+            min: $min,
+            max: $max,
+            help: $help,
+            get: |c| c.$field,
+            set: |c, v| c.$field = v,
+        }
+    };
+}
+
 /// Every tuning option, once. The order is the order of `--help`, of the
 /// README's table and of `s17 tune`'s columns.
 pub const TUNING_OPTIONS: [TuningOption; 6] = [
-    TuningOption {
-        name: "chunk",
-        default: 256,
-        min: 16,
-        max: 4096,
+    field_option! {
+        field: chunk, name: "chunk", default: 256, min: 16, max: 4096,
         help: "Y vectors per block of the XY inner loop, so that a block stays in cache \
                while every X of the step passes over it (the AVX-512 loop rounds it down \
-               to a multiple of 8, at most 256)",
-        get: |c| c.chunk,
-        set: |c, v| c.chunk = v,
+               to a multiple of 8, at most 256)"
     },
-    TuningOption {
-        name: "ua-limit",
-        default: 256,
-        min: 1,
-        max: 256,
+    field_option! {
+        field: ua_limit, name: "ua-limit", default: 256, min: 1, max: 256,
         help: "UAs of bands 1+2 kept in the bit vectors of one 2X2Y step (a pair of X and \
-               Y slices); the others are checked on each survivor of the inner loop",
-        get: |c| c.ua_limit,
-        set: |c, v| c.ua_limit = v,
+               Y slices); the others are checked on each survivor of the inner loop"
     },
-    TuningOption {
-        name: "gua-limit",
-        default: 512,
-        min: 0,
-        max: 512,
+    field_option! {
+        field: gua_limit, name: "gua-limit", default: 512, min: 0, max: 512,
         help: "gangster UAs kept in the bit vectors of one X slice, per band 3; the others \
                are checked on each survivor (`exhaust`: 8 times as many, for the mini-row \
-               sockets only, shared by the bands 3 of an entry)",
-        get: |c| c.gua_limit,
-        set: |c, v| c.gua_limit = v,
+               sockets only, shared by the bands 3 of an entry)"
     },
-    TuningOption {
-        name: "ua12-digits",
-        default: 4,
-        min: 2,
-        max: 6,
+    field_option! {
+        field: ua12_digits, name: "ua12-digits", default: 4, min: 2, max: 6,
         help: "largest digit subset freed when harvesting UAs of bands 1+2 (every subset \
-               of 2 up to this many digits is freed in turn)",
-        get: |c| c.ua12_digits,
-        set: |c, v| c.ua12_digits = v,
+               of 2 up to this many digits is freed in turn)"
     },
-    TuningOption {
-        name: "gua-digits",
-        default: 4,
-        min: 2,
-        max: 6,
+    field_option! {
+        field: gua_digits, name: "gua-digits", default: 4, min: 2, max: 6,
         help: "largest digit subset freed when harvesting gangster UAs (raised to the \
-               digits of the socket's changed cells when they are more)",
-        get: |c| c.gua_digits,
-        set: |c, v| c.gua_digits = v,
+               digits of the socket's changed cells when they are more)"
     },
-    TuningOption {
-        name: "fillings",
-        default: 2000,
-        min: 1,
-        max: 1_000_000,
+    field_option! {
+        field: fillings, name: "fillings", default: 2000, min: 1, max: 1_000_000,
         help: "most fillings of bands 1+2 enumerated per harvest subproblem (one digit \
-               subset, of one socket for gangster UAs)",
-        get: |c| c.fillings,
-        set: |c, v| c.fillings = v,
+               subset, of one socket for gangster UAs)"
     },
 ];
 
