@@ -12,7 +12,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -27,12 +27,8 @@ use crate::tables::TableError;
 /// Why a scan could not start or go on.
 #[derive(Debug, thiserror::Error)]
 pub enum ScanError {
-    #[error("{}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
+    /// Result files, and the grid file too: an I/O error on it is an
+    /// [`OutputError::Io`] naming it.
     #[error(transparent)]
     Output(#[from] OutputError),
     #[error(transparent)]
@@ -40,10 +36,7 @@ pub enum ScanError {
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ScanError + '_ {
-    move |source| ScanError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
+    |source| crate::output::io_error(path)(source).into()
 }
 
 // ---------------------------------------------------------------------------
