@@ -107,13 +107,9 @@ impl clap::FromArgMatches for TuningArgs {
     }
 }
 
-/// The flags of the commands that search grids in parallel: worker
-/// threads, band tables, tuning.
+/// The flags of the commands that search: band tables, tuning.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Worker threads (0 = all cores); grids are searched in parallel.
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
     #[command(flatten)]
     pub tables: TablesArg,
     #[command(flatten)]
@@ -121,10 +117,10 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The tuning configuration, once the worker threads are set up.
-    pub fn start(&self) -> anyhow::Result<SearchConfig> {
+    /// The tuning configuration, once `threads` workers are set up.
+    pub fn start(&self, threads: usize) -> anyhow::Result<SearchConfig> {
         let config = self.tuning.config()?;
-        init_threads(self.threads)?;
+        init_threads(threads)?;
         Ok(config)
     }
 }

@@ -21,8 +21,7 @@ use crate::search::{Stats, ThreadClock};
 
 use super::Outcome;
 use super::common::{
-    TablesArg, TuningArgs, init_threads, load_tables, open_mode, progress_bar, read_known,
-    report_new, warn_untracked_new,
+    SearchArgs, load_tables, open_mode, progress_bar, read_known, report_new, warn_untracked_new,
 };
 use super::enumerate::parse_range;
 use super::search::format_stats;
@@ -82,9 +81,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     #[command(flatten)]
-    pub tables: TablesArg,
-    #[command(flatten)]
-    pub tuning: TuningArgs,
+    pub search: SearchArgs,
 }
 
 /// What the run did, over the entries it searched.
@@ -99,8 +96,7 @@ struct Totals {
 }
 
 pub fn run(args: Args, quiet: bool) -> Outcome {
-    let config = args.tuning.config()?;
-    init_threads(args.threads)?;
+    let config = args.search.start(args.threads)?;
     if let Some(n) = args.estimate {
         return estimate(&args, n, config, quiet);
     }
@@ -120,7 +116,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             0
         }
     };
-    let (_, tables) = load_tables(&args.tables, quiet)?;
+    let (_, tables) = load_tables(&args.search.tables, quiet)?;
     let ed = Ed::new();
     let mut todo: Vec<Entry> = Vec::new();
     ed.for_each_entry(k, range.clone(), |e| {
@@ -281,7 +277,7 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
             counts.len()
         );
     }
-    let (band_catalogue, tables) = load_tables(&args.tables, quiet)?;
+    let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let ed = Ed::new();
     let exhauster = Exhauster::new(&ed, &tables, config);
     let searcher = Searcher::new(&band_catalogue, &tables, config);

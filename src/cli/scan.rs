@@ -49,13 +49,16 @@ pub struct Args {
     /// summary. Pass it on every run of the scan (resumes included).
     #[arg(long, value_name = "KNOWN")]
     pub known: Option<PathBuf>,
+    /// Worker threads (0 = all cores); grids are searched in parallel.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
     #[command(flatten)]
     pub search: SearchArgs,
 }
 
 /// Scans the grid file; exit 1 if a line was bad.
 pub fn run(args: Args, quiet: bool) -> Outcome {
-    let config = args.search.start()?;
+    let config = args.search.start(args.threads)?;
     let span = tracing::info_span!("scan", grids = %args.grids.display(), part = %args.part);
     let _enter = span.enter();
     let name = args.grids.display().to_string();

@@ -31,6 +31,9 @@ pub struct Args {
     /// and band-3 choice (stderr).
     #[arg(long)]
     pub stats: bool,
+    /// Worker threads (0 = all cores); grids are searched in parallel.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -38,7 +41,7 @@ pub struct Args {
 /// Prints every 17 found, one per line; with several grids each line is
 /// `INDEX<TAB>PUZZLE` (INDEX = 1-based position of the grid in the input).
 pub fn run(args: Args, quiet: bool) -> Outcome {
-    let config = args.search.start()?;
+    let config = args.search.start(args.threads)?;
     let mut grids: Vec<(usize, Grid)> = Vec::new();
     let mut good = true;
     for (i, text) in args.grids.iter().enumerate() {

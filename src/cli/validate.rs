@@ -42,6 +42,9 @@ pub struct Args {
     /// all runs.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+    /// Worker threads (0 = all cores); grids are searched in parallel.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -64,7 +67,7 @@ struct Report {
 /// a summary (stderr); exit 1 if a known 17 was missed, a 17 found is not
 /// valid, or a line of the list was bad.
 pub fn run(args: Args, quiet: bool) -> Outcome {
-    let config = args.search.start()?;
+    let config = args.search.start(args.threads)?;
     let name = args.known.display().to_string();
     let span = tracing::info_span!("validate", known = %name);
     let _enter = span.enter();
