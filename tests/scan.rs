@@ -331,13 +331,14 @@ fn the_old_slice_spelling_gives_the_same_part() {
     for (name, flag) in [("new.txt", "--part"), ("old.txt", "--slice")] {
         let out = s17(dir.path(), &["scan", "cat.txt", "-o", name, flag, "2/2"]);
         assert!(out.status.code().is_some());
+        // Threads finish grids in any order: compare the lines as sets.
         files.push((
-            std::fs::read(dir.path().join(name)).unwrap(),
-            std::fs::read(dir.path().join(format!("{name}.done"))).unwrap(),
+            sorted_lines(&dir.path().join(name)),
+            sorted_lines(&dir.path().join(format!("{name}.done"))),
         ));
     }
     assert_eq!(files[0], files[1]);
-    assert!(!files[0].1.is_empty());
+    assert!(files[0].1.len() > 1, "no grid recorded as finished");
     let help = s17(dir.path(), &["scan", "--help"]);
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(
