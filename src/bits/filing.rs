@@ -96,59 +96,6 @@ fn file_sets_avx512(
     (nb + tb, nf + tf)
 }
 
-#[cfg(test)]
-mod file_tests {
-    use super::*;
-    use crate::bits::BANDS12_FULL;
-
-    #[test]
-    fn file_sets_agrees_with_the_definition() {
-        let mut rng = fastrand::Rng::with_seed(8);
-        for n in [0, 1, 7, 8, 9, 63, 200, 1001] {
-            let uas: Vec<Mask54> = (0..n)
-                .map(|_| rng.u64(..) & rng.u64(..) & rng.u64(..) & BANDS12_FULL)
-                .collect();
-            let b = (1 << rng.u32(27..54)) | (1 << rng.u32(27..54));
-            let live = (rng.u64(..) | rng.u64(..)) & BANDS12_FULL;
-            let mut expected = (Vec::new(), Vec::new());
-            for &u in &uas {
-                let v = u & live;
-                if u & b == 0 && v >> 27 != 0 {
-                    expected.0.push(v);
-                } else if u & b == 0 {
-                    expected.1.push(v as Mask27);
-                }
-            }
-            for fast in [true, false] {
-                let mut both = vec![0; n + FILE_SLACK];
-                let mut first = vec![0; n + FILE_SLACK];
-                let (nb, nf) = if fast {
-                    file_sets(&uas, b, live, &mut both, &mut first)
-                } else {
-                    file_sets_scalar(&uas, b, live, &mut both, &mut first)
-                };
-                assert_eq!(&both[..nb], &expected.0[..], "{n} sets, fast {fast}");
-                assert_eq!(&first[..nf], &expected.1[..], "{n} sets, fast {fast}");
-            }
-            // The AVX-512 form called directly, whatever the dispatch runs.
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-            {
-                let mut both = vec![0; n + FILE_SLACK];
-                let mut first = vec![0; n + FILE_SLACK];
-                // SAFETY: AVX-512F and VL were detected.
-                let (nb, nf) = unsafe { file_sets_avx512(&uas, b, live, &mut both, &mut first) };
-                assert_eq!(&both[..nb], &expected.0[..], "{n} sets, avx512");
-                assert_eq!(&first[..nf], &expected.1[..], "{n} sets, avx512");
-            }
-            if n > 100 {
-                assert!(!expected.0.is_empty() && !expected.1.is_empty());
-            }
-        }
-    }
-}
-
 /// Room past the sets that [`unhit_cut`] may write into its output.
 pub const CUT_SLACK: usize = 16;
 
@@ -231,9 +178,54 @@ fn unhit_cut_avx512(
 }
 
 #[cfg(test)]
-mod cut_tests {
+mod tests {
     use super::*;
-    use crate::bits::BAND_FULL;
+    use crate::bits::test_support::Forms;
+    use crate::bits::{BAND_FULL, BANDS12_FULL};
+
+    /// A run of [`file_sets`] in some form, on the two outputs.
+    type File<'a> = &'a dyn Fn(&mut [Mask54], &mut [Mask27]) -> (usize, usize);
+
+    #[test]
+    fn file_sets_agrees_with_the_definition() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        for n in [0, 1, 7, 8, 9, 63, 200, 1001] {
+            let uas: Vec<Mask54> = (0..n)
+                .map(|_| rng.u64(..) & rng.u64(..) & rng.u64(..) & BANDS12_FULL)
+                .collect();
+            let b = (1 << rng.u32(27..54)) | (1 << rng.u32(27..54));
+            let live = (rng.u64(..) | rng.u64(..)) & BANDS12_FULL;
+            let mut expected = (Vec::new(), Vec::new());
+            for &u in &uas {
+                let v = u & live;
+                if u & b == 0 && v >> 27 != 0 {
+                    expected.0.push(v);
+                } else if u & b == 0 {
+                    expected.1.push(v as Mask27);
+                }
+            }
+            // One form's two lists, cut to the counts it returns.
+            let filed = |file: File| {
+                let (mut both, mut first) = (vec![0; n + FILE_SLACK], vec![0; n + FILE_SLACK]);
+                let (nb, nf) = file(&mut both, &mut first);
+                (both[..nb].to_vec(), first[..nf].to_vec())
+            };
+            let forms = Forms::new(
+                || filed(&|both, first| file_sets(&uas, b, live, both, first)),
+                || filed(&|both, first| file_sets_scalar(&uas, b, live, both, first)),
+            );
+            #[cfg(target_arch = "x86_64")]
+            let forms = forms.simd("avx512", &["avx512f", "avx512vl"], || {
+                // SAFETY: Forms runs this form only where AVX-512F and VL
+                // were detected.
+                filed(&|both, first| unsafe { file_sets_avx512(&uas, b, live, both, first) })
+            });
+            forms.assert_each(&expected, format_args!("{n} sets"));
+            if n > 100 {
+                assert!(!expected.0.is_empty() && !expected.1.is_empty());
+            }
+        }
+    }
 
     #[test]
     fn unhit_cut_agrees_with_the_definition() {
@@ -251,34 +243,25 @@ mod cut_tests {
                 .filter(|&&t| t & cell == 0)
                 .map(|&t| t & !excluded)
                 .collect();
-            let expected = (!kept.contains(&0)).then_some(kept.len());
+            // The count, and the sets it counts.
+            let expected = (!kept.contains(&0)).then_some(kept);
             dead += expected.is_none() as usize;
             alive += expected.is_some() as usize;
-            for fast in [true, false] {
+            let cut = |run: &dyn Fn(&mut [Mask27]) -> Option<usize>| {
                 let mut out = vec![0; n + CUT_SLACK];
-                let got = if fast {
-                    unhit_cut(&list, cell, excluded, &mut out)
-                } else {
-                    unhit_cut_scalar(&list, cell, excluded, &mut out)
-                };
-                assert_eq!(got, expected, "{n} sets, fast {fast}");
-                if let Some(m) = got {
-                    assert_eq!(&out[..m], &kept[..], "{n} sets, fast {fast}");
-                }
-            }
-            // The AVX-512 form called directly, whatever the dispatch runs.
+                run(&mut out).map(|m| out[..m].to_vec())
+            };
+            let forms = Forms::new(
+                || cut(&|out| unhit_cut(&list, cell, excluded, out)),
+                || cut(&|out| unhit_cut_scalar(&list, cell, excluded, out)),
+            );
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-            {
-                let mut out = vec![0; n + CUT_SLACK];
-                // SAFETY: AVX-512F and VL were detected.
-                let got = unsafe { unhit_cut_avx512(&list, cell, excluded, &mut out) };
-                assert_eq!(got, expected, "{n} sets, avx512");
-                if let Some(m) = got {
-                    assert_eq!(&out[..m], &kept[..], "{n} sets, avx512");
-                }
-            }
+            let forms = forms.simd("avx512", &["avx512f", "avx512vl"], || {
+                // SAFETY: Forms runs this form only where AVX-512F and VL
+                // were detected.
+                cut(&|out| unsafe { unhit_cut_avx512(&list, cell, excluded, out) })
+            });
+            forms.assert_each(&expected, format_args!("{n} sets"));
         }
         assert!(dead > 100 && alive > 100, "{dead} dead, {alive} alive");
     }

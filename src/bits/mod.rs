@@ -30,7 +30,9 @@
 //!   [`cut_scan`], [`mini_row_bit`]);
 //! - [`gather`]: bits moved and packed by masks ([`move_bits`],
 //!   [`extract_each`]);
-//! - [`kernels`]: which form of each kernel runs.
+//! - [`kernels`]: which form of each kernel runs;
+//! - `test_support` (test builds): each form of a kernel held against its
+//!   definition, for the tests of the files above.
 
 pub mod filing;
 pub mod gather;
@@ -41,6 +43,8 @@ pub mod node;
 pub mod pairs;
 pub mod rows;
 pub mod sockets;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod words;
 
 pub use filing::{CUT_SLACK, FILE_SLACK, file_sets, file_sets_scalar, unhit_cut, unhit_cut_scalar};
