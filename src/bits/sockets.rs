@@ -164,6 +164,7 @@ fn mini_row_pass_avx512(open: &[u64], lanes: &BoundLanes, z: usize, out: &mut [u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::test_support::Forms;
 
     /// A mask of the low `n` bits (1..=64).
     fn low_mask(n: usize) -> u64 {
@@ -194,16 +195,16 @@ mod tests {
     }
 
     /// The mini-row bounds of many bands 3 at once agree with
-    /// [`mini_row_clues`] one by one, in whatever form runs here (AVX-512
-    /// where the CPU has it), for counts of bands 3 around the lanes of a
-    /// round and the bits of a word, and every `z`.
+    /// [`mini_row_clues`] one by one, in every form (the dispatched one,
+    /// the portable one, and the AVX-512 one called directly where the CPU
+    /// has AVX-512F and VPOPCNTDQ), for counts of bands 3 around the lanes
+    /// of a round and the bits of a word, and every `z`.
     #[test]
     fn mini_row_pass_agrees_with_mini_row_clues() {
         let mut rng = fastrand::Rng::with_seed(11);
-        let mut out = Vec::new();
         let (mut passed, mut failed) = (0, 0);
-        for n in [0usize, 1, 7, 8, 9, 63, 64, 65, 130] {
-            for _ in 0..20 {
+        for n in [0usize, 1, 5, 7, 8, 9, 15, 16, 63, 64, 65, 127, 130, 200] {
+            for _ in 0..30 {
                 let mut lanes = BoundLanes::default();
                 let mut open = Vec::new();
                 for _ in 0..n {
@@ -214,55 +215,38 @@ mod tests {
                     open.push(rng.u64(..) & rng.u64(..) & rng.u64(..));
                 }
                 let z = rng.usize(0..12);
-                mini_row_pass(&open, &lanes, z, &mut out);
-                assert_eq!(out.len(), n.div_ceil(64));
+                // Bit i of the words: band 3 i passes; no bit past the
+                // last band 3.
+                let mut expected = vec![0u64; n.div_ceil(64)];
                 for i in 0..n {
                     let rows = std::array::from_fn(|s| lanes.rows[s][i] as u32);
                     let pass = mini_row_clues(&rows, open[i] | lanes.forced[i]) <= z;
-                    assert_eq!(out[i / 64] >> (i % 64) & 1 != 0, pass, "n {n} band {i}");
+                    expected[i / 64] |= (pass as u64) << (i % 64);
                     (passed, failed) = (passed + pass as usize, failed + !pass as usize);
                 }
-                // No bit past the last band 3.
-                if n % 64 != 0 {
-                    assert_eq!(out[n / 64] >> (n % 64), 0);
-                }
-            }
-        }
-        assert!(passed > 1000 && failed > 1000, "{passed} {failed}");
-    }
-
-    /// The AVX-512 form of [`mini_row_pass`] agrees with the portable
-    /// one, called directly (whatever form the process would choose), on
-    /// random lanes around the edges of a round and a word, and every
-    /// `z`; skipped where the CPU lacks AVX-512F or VPOPCNTDQ.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn mini_row_pass_avx512_agrees_with_the_portable_form() {
-        if !(std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512vpopcntdq"))
-        {
-            return;
-        }
-        let mut rng = fastrand::Rng::with_seed(12);
-        let (mut passed, mut failed) = (0, 0);
-        for n in [0usize, 1, 5, 8, 9, 15, 16, 63, 64, 65, 127, 200] {
-            for _ in 0..30 {
-                let mut lanes = BoundLanes::default();
-                let mut open = Vec::new();
-                for _ in 0..n {
-                    let rows = [0; 3].map(|_| rng.u32(..1 << 24));
-                    lanes.push(rng.u64(..) & rng.u64(..) & rng.u64(..), rows);
-                    open.push(rng.u64(..) & rng.u64(..) & rng.u64(..));
-                }
-                let z = rng.usize(0..12);
-                let mut portable = vec![0; n.div_ceil(64)];
-                let mut wide = vec![0; n.div_ceil(64)];
-                mini_row_pass_scalar(&open, &lanes, z, &mut portable);
-                // SAFETY: AVX-512F and VPOPCNTDQ were detected above.
-                unsafe { mini_row_pass_avx512(&open, &lanes, z, &mut wide) };
-                assert_eq!(wide, portable, "n {n} z {z}");
-                let ones: u32 = portable.iter().map(|w| w.count_ones()).sum();
-                (passed, failed) = (passed + ones as usize, failed + n - ones as usize);
+                // The words a form writes (the portable and AVX-512 forms
+                // want them cleared, of the right length).
+                let words = |run: &dyn Fn(&mut [u64])| {
+                    let mut out = vec![0; n.div_ceil(64)];
+                    run(&mut out);
+                    out
+                };
+                let forms = Forms::new(
+                    || {
+                        // Stale words must not leak through.
+                        let mut out = vec![!0; 3];
+                        mini_row_pass(&open, &lanes, z, &mut out);
+                        out
+                    },
+                    || words(&|out| mini_row_pass_scalar(&open, &lanes, z, out)),
+                );
+                #[cfg(target_arch = "x86_64")]
+                let forms = forms.simd("avx512", &["avx512f", "avx512vpopcntdq"], || {
+                    // SAFETY: Forms runs this form only where AVX-512F and
+                    // VPOPCNTDQ were detected.
+                    words(&|out| unsafe { mini_row_pass_avx512(&open, &lanes, z, out) })
+                });
+                forms.assert_each(&expected, format_args!("n {n} z {z}"));
             }
         }
         assert!(passed > 1000 && failed > 1000, "{passed} {failed}");
