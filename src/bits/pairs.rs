@@ -148,49 +148,47 @@ fn zero_and_pairs_avx512<const W: usize>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn zero_and_pairs_avx2(xs: &[[u64; 4]], ys: &[[u64; 4]], chunk: usize, out: &mut Vec<(u32, u32)>) {
-    use std::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_testz_si256};
-    for (block, ys) in ys.chunks(chunk.max(1)).enumerate() {
-        let base = (block * chunk) as u32;
-        for (i, a) in xs.iter().enumerate() {
-            // SAFETY: [u64; 4] is 32 readable bytes; loadu needs no alignment.
-            let va = unsafe { _mm256_loadu_si256(a.as_ptr() as *const __m256i) };
-            for (j, b) in ys.iter().enumerate() {
-                // SAFETY: as above.
-                let vb = unsafe { _mm256_loadu_si256(b.as_ptr() as *const __m256i) };
-                if _mm256_testz_si256(va, vb) != 0 {
-                    out.push((i as u32, base + j as u32));
+/// The AVX2 and SSE4.1 forms of the loop, one test of a whole vector per
+/// pair: the same loop on a register of 4 words or of 2.
+macro_rules! zero_and_pairs_testz {
+    ($($name:ident: $feature:literal, $words:literal words, $vector:ident, $load:ident, $testz:ident;)*) => {$(
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feature)]
+        fn $name(
+            xs: &[[u64; $words]],
+            ys: &[[u64; $words]],
+            chunk: usize,
+            out: &mut Vec<(u32, u32)>,
+        ) {
+            use std::arch::x86_64::{$load, $testz, $vector};
+            for (block, ys) in ys.chunks(chunk.max(1)).enumerate() {
+                let base = (block * chunk) as u32;
+                for (i, a) in xs.iter().enumerate() {
+                    // SAFETY: a vector is a register's worth of readable
+                    // bytes; loadu needs no alignment.
+                    let va = unsafe { $load(a.as_ptr() as *const $vector) };
+                    for (j, b) in ys.iter().enumerate() {
+                        // SAFETY: as above.
+                        let vb = unsafe { $load(b.as_ptr() as *const $vector) };
+                        if $testz(va, vb) != 0 {
+                            out.push((i as u32, base + j as u32));
+                        }
+                    }
                 }
             }
         }
-    }
+    )*};
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse4.1")]
-fn zero_and_pairs_sse41(xs: &[[u64; 2]], ys: &[[u64; 2]], chunk: usize, out: &mut Vec<(u32, u32)>) {
-    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_testz_si128};
-    for (block, ys) in ys.chunks(chunk.max(1)).enumerate() {
-        let base = (block * chunk) as u32;
-        for (i, a) in xs.iter().enumerate() {
-            // SAFETY: [u64; 2] is 16 readable bytes; loadu needs no alignment.
-            let va = unsafe { _mm_loadu_si128(a.as_ptr() as *const __m128i) };
-            for (j, b) in ys.iter().enumerate() {
-                // SAFETY: as above.
-                let vb = unsafe { _mm_loadu_si128(b.as_ptr() as *const __m128i) };
-                if _mm_testz_si128(va, vb) != 0 {
-                    out.push((i as u32, base + j as u32));
-                }
-            }
-        }
-    }
+zero_and_pairs_testz! {
+    zero_and_pairs_avx2: "avx2", 4 words, __m256i, _mm256_loadu_si256, _mm256_testz_si256;
+    zero_and_pairs_sse41: "sse4.1", 2 words, __m128i, _mm_loadu_si128, _mm_testz_si128;
 }
 
 #[cfg(test)]
 mod pair_tests {
     use super::*;
+    use crate::bits::test_support::Forms;
 
     /// Random vectors with few bits, so that a fair share of pairs AND to
     /// zero, in every word count the search uses.
@@ -200,46 +198,44 @@ mod pair_tests {
             .collect()
     }
 
-    /// The pairs found by each SIMD form of the loop that this CPU has,
-    /// called directly: the dispatch runs only the best of them.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut, unused_variables))]
-    fn simd_forms<const W: usize>(
-        xs: &[[u64; W]],
-        ys: &[[u64; W]],
+    /// The pairs one form of the loop finds.
+    fn found(run: impl FnOnce(&mut Vec<(u32, u32)>)) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        run(&mut out);
+        out
+    }
+
+    /// The vectors of `W` words as vectors of `N` words (`N` = `W`).
+    #[cfg(target_arch = "x86_64")]
+    fn as_words<const N: usize, const W: usize>(v: &[[u64; W]]) -> &[[u64; N]] {
+        v.as_flattened().as_chunks().0
+    }
+
+    /// `forms` with each SIMD form of the loop for vectors of `W` words.
+    #[cfg(target_arch = "x86_64")]
+    fn with_simd_forms<'a, const W: usize>(
+        forms: Forms<'a, Vec<(u32, u32)>>,
+        xs: &'a [[u64; W]],
+        ys: &'a [[u64; W]],
         chunk: usize,
-    ) -> Vec<(&'static str, Vec<(u32, u32)>)> {
-        let mut forms = Vec::new();
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            if W <= 4 && has!("avx512f") {
-                let mut out = Vec::new();
-                // SAFETY: AVX-512F was detected.
-                unsafe { zero_and_pairs_avx512(xs, ys, chunk, &mut out) };
-                forms.push(("avx512", out));
-            }
-            if W == 4 && has!("avx2") {
-                let (xs4, ys4) = (
-                    xs.as_flattened().as_chunks::<4>().0,
-                    ys.as_flattened().as_chunks::<4>().0,
-                );
-                let mut out = Vec::new();
-                // SAFETY: AVX2 was detected.
-                unsafe { zero_and_pairs_avx2(xs4, ys4, chunk, &mut out) };
-                forms.push(("avx2", out));
-            }
-            if W == 2 && has!("sse4.1") {
-                let (xs2, ys2) = (
-                    xs.as_flattened().as_chunks::<2>().0,
-                    ys.as_flattened().as_chunks::<2>().0,
-                );
-                let mut out = Vec::new();
-                // SAFETY: SSE4.1 was detected.
-                unsafe { zero_and_pairs_sse41(xs2, ys2, chunk, &mut out) };
-                forms.push(("sse4.1", out));
-            }
+    ) -> Forms<'a, Vec<(u32, u32)>> {
+        // SAFETY (each form): Forms runs it only where its features were
+        // detected.
+        let avx512 = move || found(|out| unsafe { zero_and_pairs_avx512(xs, ys, chunk, out) });
+        let (x4, y4) = (as_words(xs), as_words(ys));
+        let avx2 = move || found(|out| unsafe { zero_and_pairs_avx2(x4, y4, chunk, out) });
+        let (x2, y2) = (as_words(xs), as_words(ys));
+        let sse41 = move || found(|out| unsafe { zero_and_pairs_sse41(x2, y2, chunk, out) });
+        match W {
+            1 | 3 => forms.simd("avx512", &["avx512f"], avx512),
+            2 => forms
+                .simd("avx512", &["avx512f"], avx512)
+                .simd("sse4.1", &["sse4.1"], sse41),
+            4 => forms
+                .simd("avx512", &["avx512f"], avx512)
+                .simd("avx2", &["avx2"], avx2),
+            _ => forms,
         }
-        forms
     }
 
     fn check<const W: usize>(seed: u64) {
@@ -259,19 +255,6 @@ mod pair_tests {
             if let Some(x) = xs.get_mut(nx / 2) {
                 *x = [0; W];
             }
-            let mut fast = Vec::new();
-            zero_and_pairs(&xs, &ys, chunk, &mut fast);
-            let mut slow = Vec::new();
-            zero_and_pairs_scalar(&xs, &ys, chunk, &mut slow);
-            let mut sorted = slow.clone();
-            sorted.sort_unstable();
-            for (form, mut got) in simd_forms(&xs, &ys, chunk) {
-                if form != "avx512" || chunk % 8 == 0 && chunk <= 256 {
-                    assert_eq!(got, slow, "{form}, W = {W}, {nx} x {ny}, chunk {chunk}");
-                }
-                got.sort_unstable();
-                assert_eq!(got, sorted, "{form}, W = {W}, {nx} x {ny}, chunk {chunk}");
-            }
             // The plain definition, pair by pair.
             let mut direct = Vec::new();
             for (i, a) in xs.iter().enumerate() {
@@ -281,14 +264,27 @@ mod pair_tests {
                     }
                 }
             }
-            // In the same order when the fast loops keep the blocks (their
-            // blocks are a multiple of 8, at most 256).
-            if chunk % 8 == 0 && chunk <= 256 {
-                assert_eq!(fast, slow, "W = {W}, {nx} x {ny}, chunk {chunk}");
-            }
-            fast.sort_unstable();
             direct.sort_unstable();
-            assert_eq!(fast, direct, "W = {W}, {nx} x {ny}, chunk {chunk}");
+            let forms = Forms::new(
+                || found(|out| zero_and_pairs(&xs, &ys, chunk, out)),
+                || found(|out| zero_and_pairs_scalar(&xs, &ys, chunk, out)),
+            );
+            #[cfg(target_arch = "x86_64")]
+            let forms = with_simd_forms(forms, &xs, &ys, chunk);
+            let mut results = forms.results();
+            let slow = results[1].1.clone();
+            // In the portable form's order where a form keeps the blocks:
+            // the AVX2 and SSE4.1 forms always, the AVX-512 one (and the
+            // dispatch, which may run it) when the blocks are a multiple
+            // of 8, at most 256.
+            let in_blocks = chunk % 8 == 0 && chunk <= 256;
+            for (form, got) in &mut results {
+                if in_blocks || !matches!(*form, "dispatched" | "avx512") {
+                    assert_eq!(*got, slow, "{form}, W = {W}, {nx} x {ny}, chunk {chunk}");
+                }
+                got.sort_unstable();
+                assert_eq!(*got, direct, "{form}, W = {W}, {nx} x {ny}, chunk {chunk}");
+            }
             if nx * ny > 1000 {
                 assert!(!direct.is_empty() && direct.len() < nx * ny);
             }
