@@ -32,26 +32,6 @@ pub fn transpose64(m: &mut [u64; 64]) {
     }
 }
 
-#[cfg(test)]
-mod transpose_tests {
-    #[test]
-    fn transpose64_matches_the_definition() {
-        let mut rng = fastrand::Rng::with_seed(64);
-        for _ in 0..50 {
-            let m: [u64; 64] = std::array::from_fn(|_| rng.u64(..) & rng.u64(..));
-            let mut t = m;
-            super::transpose64(&mut t);
-            for (k, &row) in m.iter().enumerate() {
-                for (c, &column) in t.iter().enumerate() {
-                    assert_eq!(column >> k & 1, row >> c & 1, "row {k} column {c}");
-                }
-            }
-            super::transpose64(&mut t);
-            assert_eq!(t, m);
-        }
-    }
-}
-
 /// The OR, into `out`, of the rows of the cells of `cells` (row `c` is
 /// `rows[c * stride..]`, as many words as `out`). With AVX-512F (run time,
 /// the form of [`file_sets`]) eight words at a time, held in a register
@@ -121,48 +101,6 @@ unsafe fn or_rows_avx512(rows: &[u64], starts: &[usize], out: &mut [u64]) {
         }
         // SAFETY: the mask stays inside `out`.
         unsafe { _mm512_mask_storeu_epi64(out.as_mut_ptr().add(base) as *mut i64, lanes, acc) };
-    }
-}
-
-#[cfg(test)]
-mod or_rows_tests {
-    use super::*;
-
-    /// `or_rows` in the form that runs here (AVX-512 where the CPU has it)
-    /// and the portable form against the definition, for every width up
-    /// to 64 words (the tails of the eight-word rounds) and random cells.
-    #[test]
-    fn or_rows_agrees_with_the_definition() {
-        let mut rng = fastrand::Rng::with_seed(25);
-        let stride = 64;
-        let rows: Vec<u64> = (0..54 * stride)
-            .map(|_| rng.u64(..) & rng.u64(..) & rng.u64(..))
-            .collect();
-        for words in 0..=stride {
-            for _ in 0..10 {
-                let cells = rng.u64(..) & rng.u64(..) & ((1 << 54) - 1);
-                let expected: Vec<u64> = (0..words)
-                    .map(|w| crate::bits::cells(cells).fold(0, |m, c| m | rows[c * stride + w]))
-                    .collect();
-                // Stale words in `out` must not leak through.
-                let mut fast = vec![!0; words];
-                or_rows(&rows, stride, cells, &mut fast);
-                let starts: Vec<usize> = crate::bits::cells(cells).map(|c| c * stride).collect();
-                let mut slow = vec![!0; words];
-                or_rows_scalar(&rows, &starts, &mut slow);
-                assert_eq!((&fast, &slow), (&expected, &expected), "{words} {cells:x}");
-                // The AVX-512 form called directly, whatever the dispatch
-                // runs.
-                #[cfg(target_arch = "x86_64")]
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    let mut direct = vec![!0; words];
-                    // SAFETY: AVX-512F was detected, and every row lies in
-                    // `rows`.
-                    unsafe { or_rows_avx512(&rows, &starts, &mut direct) };
-                    assert_eq!(direct, expected, "avx512 {words} {cells:x}");
-                }
-            }
-        }
     }
 }
 
@@ -240,11 +178,68 @@ fn and_rows_avx2(
 }
 
 #[cfg(test)]
-mod and_rows_tests {
+mod tests {
     use super::*;
     use crate::bits::BAND_FULL;
+    use crate::bits::test_support::Forms;
 
-    fn check<const W: usize>(rng: &mut fastrand::Rng) {
+    #[test]
+    fn transpose64_matches_the_definition() {
+        let mut rng = fastrand::Rng::with_seed(64);
+        for _ in 0..50 {
+            let m: [u64; 64] = std::array::from_fn(|_| rng.u64(..) & rng.u64(..));
+            let mut t = m;
+            transpose64(&mut t);
+            for (k, &row) in m.iter().enumerate() {
+                for (c, &column) in t.iter().enumerate() {
+                    assert_eq!(column >> k & 1, row >> c & 1, "row {k} column {c}");
+                }
+            }
+            transpose64(&mut t);
+            assert_eq!(t, m);
+        }
+    }
+
+    /// `or_rows` in every form (the dispatched one, the portable one, the
+    /// AVX-512 one called directly where the CPU has it) against the
+    /// definition, for every width up to 64 words (the tails of the
+    /// eight-word rounds) and random cells.
+    #[test]
+    fn or_rows_agrees_with_the_definition() {
+        let mut rng = fastrand::Rng::with_seed(25);
+        let stride = 64;
+        let rows: Vec<u64> = (0..54 * stride)
+            .map(|_| rng.u64(..) & rng.u64(..) & rng.u64(..))
+            .collect();
+        for words in 0..=stride {
+            for _ in 0..10 {
+                let cells = rng.u64(..) & rng.u64(..) & ((1 << 54) - 1);
+                let expected: Vec<u64> = (0..words)
+                    .map(|w| crate::bits::cells(cells).fold(0, |m, c| m | rows[c * stride + w]))
+                    .collect();
+                let starts: Vec<usize> = crate::bits::cells(cells).map(|c| c * stride).collect();
+                // Stale words in `out` must not leak through.
+                let ored = |run: &dyn Fn(&mut [u64])| {
+                    let mut out = vec![!0; words];
+                    run(&mut out);
+                    out
+                };
+                let forms = Forms::new(
+                    || ored(&|out| or_rows(&rows, stride, cells, out)),
+                    || ored(&|out| or_rows_scalar(&rows, &starts, out)),
+                );
+                #[cfg(target_arch = "x86_64")]
+                let forms = forms.simd("avx512", &["avx512f"], || {
+                    // SAFETY: Forms runs this form only where AVX-512F was
+                    // detected, and every row lies in `rows`.
+                    ored(&|out| unsafe { or_rows_avx512(&rows, &starts, out) })
+                });
+                forms.assert_each(&expected, format_args!("{words} {cells:x}"));
+            }
+        }
+    }
+
+    fn check_and_rows<const W: usize>(rng: &mut fastrand::Rng) {
         let rows: Vec<[u64; W]> = (0..27)
             .map(|_| std::array::from_fn(|_| rng.u64(..) | rng.u64(..)))
             .collect();
@@ -261,30 +256,38 @@ mod and_rows_tests {
             });
             expected.extend_from_slice(&v);
         }
-        let (mut fast, mut slow) = (vec![1, 2, 3], vec![4]);
-        and_rows(&rows, all, sets.iter().copied(), &mut fast);
-        and_rows_scalar(&rows, all, sets.iter().copied(), &mut slow);
-        assert_eq!(fast, expected, "W = {W}");
-        assert_eq!(slow, expected, "W = {W}");
-        // The AVX2 form called directly, whatever the dispatch runs.
+        // Stale words in `out` must not stay.
+        let anded = |run: &dyn Fn(&mut Vec<u64>)| {
+            let mut out = vec![1, 2, 3];
+            run(&mut out);
+            out
+        };
+        let forms = Forms::new(
+            || anded(&|out| and_rows(&rows, all, sets.iter().copied(), out)),
+            || anded(&|out| and_rows_scalar(&rows, all, sets.iter().copied(), out)),
+        );
         #[cfg(target_arch = "x86_64")]
-        if W == 4 && std::arch::is_x86_feature_detected!("avx2") {
+        let forms = if W == 4 {
             let rows4: &[[u64; 4]] = rows.as_flattened().as_chunks::<4>().0;
             let all4: [u64; 4] = std::array::from_fn(|w| all[w]);
-            let mut direct = vec![5];
-            // SAFETY: AVX2 was detected.
-            unsafe { and_rows_avx2(rows4, all4, sets.iter().copied(), &mut direct) };
-            assert_eq!(direct, expected, "avx2");
-        }
+            let (sets, anded) = (&sets, &anded);
+            forms.simd("avx2", &["avx2"], move || {
+                // SAFETY: Forms runs this form only where AVX2 was detected.
+                anded(&|out| unsafe { and_rows_avx2(rows4, all4, sets.iter().copied(), out) })
+            })
+        } else {
+            forms
+        };
+        forms.assert_each(&expected, format_args!("W = {W}"));
     }
 
     #[test]
     fn and_rows_agrees_with_the_definition() {
         let mut rng = fastrand::Rng::with_seed(31);
         for _ in 0..200 {
-            check::<1>(&mut rng);
-            check::<2>(&mut rng);
-            check::<4>(&mut rng);
+            check_and_rows::<1>(&mut rng);
+            check_and_rows::<2>(&mut rng);
+            check_and_rows::<4>(&mut rng);
         }
     }
 }

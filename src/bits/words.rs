@@ -45,26 +45,6 @@ pub fn differing_words_scalar(a: &[u32; 28], b: &[u32; 28]) -> u32 {
     differ
 }
 
-#[cfg(test)]
-mod word_tests {
-    use super::*;
-
-    #[test]
-    fn differing_words_matches_scalar() {
-        let mut rng = fastrand::Rng::with_seed(17);
-        for _ in 0..1000 {
-            let a: [u32; 28] = std::array::from_fn(|_| rng.u32(..3) << 29);
-            let b: [u32; 28] = std::array::from_fn(|_| rng.u32(..3) << 29);
-            assert_eq!(differing_words(&a, &b), differing_words_scalar(&a, &b));
-            assert_eq!(differing_words(&a, &a), 0);
-        }
-        let mut b = [0u32; 28];
-        b[27] = 1 << 31;
-        b[3] = 5;
-        assert_eq!(differing_words(&[0; 28], &b), 1 << 27 | 1 << 3);
-    }
-}
-
 /// The cells holding a non-zero byte: bit `i` set when `bytes[i] != 0`
 /// (the clue cells of a puzzle's digits), eight bytes at a time.
 #[inline]
@@ -88,9 +68,33 @@ fn nonzero_byte_bits(x: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod byte_tests {
+mod tests {
     use super::*;
     use crate::bits::GRID_FULL;
+    use crate::bits::test_support::Forms;
+
+    /// Both forms of `differing_words` (the dispatched one is SSE2 on
+    /// every x86-64) against the definition.
+    #[test]
+    fn differing_words_matches_scalar() {
+        let definition =
+            |a: &[u32; 28], b: &[u32; 28]| (0..28).fold(0, |m, i| m | ((a[i] != b[i]) as u32) << i);
+        let mut rng = fastrand::Rng::with_seed(17);
+        for _ in 0..1000 {
+            let a: [u32; 28] = std::array::from_fn(|_| rng.u32(..3) << 29);
+            let b: [u32; 28] = std::array::from_fn(|_| rng.u32(..3) << 29);
+            Forms::new(
+                || differing_words(&a, &b),
+                || differing_words_scalar(&a, &b),
+            )
+            .assert_each(&definition(&a, &b), format_args!("{a:x?} {b:x?}"));
+            assert_eq!(differing_words(&a, &a), 0);
+        }
+        let mut b = [0u32; 28];
+        b[27] = 1 << 31;
+        b[3] = 5;
+        assert_eq!(differing_words(&[0; 28], &b), 1 << 27 | 1 << 3);
+    }
 
     #[test]
     fn nonzero_cells_matches_scalar() {
