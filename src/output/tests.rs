@@ -63,29 +63,63 @@ pub(crate) fn sorted_lines(bytes: &[u8]) -> Vec<String> {
 
 pub(crate) const HEADER: &str = "# s17 scan checkpoint v1 input=0123456789abcdef slice=1/1";
 
-/// Runs a complete run into `dir` and returns (output, checkpoint) bytes.
-fn full_run(dir: &Path, grids: &[(usize, Grid)]) -> (Vec<u8>, Vec<u8>) {
-    let out = dir.join("full.txt");
-    let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
-    assert!(state.done.is_empty());
-    record_all(&mut files, grids);
-    drop(files);
+/// The bytes of a run's output and checkpoint files.
+fn both_files(out: &Path) -> (Vec<u8>, Vec<u8>) {
     (
-        fs::read(&out).unwrap(),
-        fs::read(checkpoint_path(&out)).unwrap(),
+        fs::read(out).unwrap(),
+        fs::read(checkpoint_path(out)).unwrap(),
     )
+}
+
+/// New result files at `out`, nothing done yet.
+fn create(out: &Path) -> ResultFiles {
+    let (files, state) = ResultFiles::open(out, HEADER, OpenMode::Create).unwrap();
+    assert!(state.done.is_empty());
+    files
+}
+
+/// The grids a resumed run still has to search.
+fn not_done(grids: &[(usize, Grid)], done: &BTreeSet<usize>) -> Vec<(usize, Grid)> {
+    grids
+        .iter()
+        .filter(|(i, _)| !done.contains(i))
+        .copied()
+        .collect()
+}
+
+/// A complete run of `n` grids, in a directory of its own.
+struct FullRun {
+    dir: tempfile::TempDir,
+    grids: Vec<(usize, Grid)>,
+    output: Vec<u8>,
+    checkpoint: Vec<u8>,
+    /// The output's lines, sorted, as the grids' fake 17s give them.
+    full: Vec<String>,
+}
+
+fn full_run(n: usize, seed: u64) -> FullRun {
+    let dir = tempfile::tempdir().unwrap();
+    let grids = grids(n, seed);
+    let out = dir.path().join("full.txt");
+    let mut files = create(&out);
+    record_all(&mut files, &grids);
+    drop(files);
+    let (output, checkpoint) = both_files(&out);
+    let full = expected_lines(&grids);
+    FullRun {
+        dir,
+        grids,
+        output,
+        checkpoint,
+        full,
+    }
 }
 
 /// Completes a reconciled state as a resumed scan would, in memory: the
 /// kept lines plus the fake results of every grid not done.
 fn completed(state: &Reconciled, grids: &[(usize, Grid)]) -> Vec<String> {
-    let todo: Vec<(usize, Grid)> = grids
-        .iter()
-        .filter(|(i, _)| !state.done.contains(i))
-        .copied()
-        .collect();
     let mut lines = sorted_lines(&state.output);
-    lines.extend(expected_lines(&todo));
+    lines.extend(expected_lines(&not_done(grids, &state.done)));
     lines.sort();
     lines
 }
@@ -116,10 +150,13 @@ fn write_log(output: &[u8], checkpoint: &[u8]) -> Vec<(bool, Vec<u8>, Option<usi
 
 #[test]
 fn a_kill_at_any_byte_loses_and_repeats_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let gs = grids(40, 2);
-    let (output, checkpoint) = full_run(dir.path(), &gs);
-    let full = expected_lines(&gs);
+    let FullRun {
+        grids: gs,
+        output,
+        checkpoint,
+        full,
+        ..
+    } = full_run(40, 2);
     assert_eq!(sorted_lines(&output), full);
     let log = write_log(&output, &checkpoint);
     let total: usize = log.iter().map(|(_, bytes, _)| bytes.len()).sum();
@@ -156,10 +193,13 @@ fn a_kill_at_any_byte_loses_and_repeats_nothing() {
 #[test]
 fn a_power_loss_at_any_offsets_loses_and_repeats_nothing() {
     // Each file may keep any prefix, independently, and may end in zeros.
-    let dir = tempfile::tempdir().unwrap();
-    let gs = grids(30, 3);
-    let (output, checkpoint) = full_run(dir.path(), &gs);
-    let full = expected_lines(&gs);
+    let FullRun {
+        grids: gs,
+        output,
+        checkpoint,
+        full,
+        ..
+    } = full_run(30, 3);
     for out_len in (0..=output.len()).step_by(13).chain([output.len()]) {
         for done_len in 0..=checkpoint.len() {
             for zeros in [0, 5] {
@@ -185,10 +225,13 @@ fn a_power_loss_at_any_offsets_loses_and_repeats_nothing() {
 
 #[test]
 fn resume_on_disk_after_truncation_gives_the_full_result() {
-    let dir = tempfile::tempdir().unwrap();
-    let gs = grids(25, 4);
-    let (output, checkpoint) = full_run(dir.path(), &gs);
-    let full = expected_lines(&gs);
+    let FullRun {
+        dir,
+        grids: gs,
+        output,
+        checkpoint,
+        full,
+    } = full_run(25, 4);
     let out = dir.path().join("out.txt");
     for (k, out_len) in (0..=output.len()).step_by(output.len() / 7 + 1).enumerate() {
         let done_len = checkpoint.len() * k / 8;
@@ -199,12 +242,7 @@ fn resume_on_disk_after_truncation_gives_the_full_result() {
         )
         .unwrap();
         let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Resume).unwrap();
-        let todo: Vec<(usize, Grid)> = gs
-            .iter()
-            .filter(|(i, _)| !state.done.contains(i))
-            .copied()
-            .collect();
-        record_all(&mut files, &todo);
+        record_all(&mut files, &not_done(&gs, &state.done));
         drop(files);
         assert_eq!(
             sorted_lines(&fs::read(&out).unwrap()),
@@ -212,19 +250,10 @@ fn resume_on_disk_after_truncation_gives_the_full_result() {
             "cut {out_len}/{done_len}"
         );
         // A second resume finds everything done and changes nothing.
-        let before = (
-            fs::read(&out).unwrap(),
-            fs::read(checkpoint_path(&out)).unwrap(),
-        );
+        let before = both_files(&out);
         let (_, state) = ResultFiles::open(&out, HEADER, OpenMode::Resume).unwrap();
         assert_eq!(state.done.len(), gs.len());
-        assert_eq!(
-            before,
-            (
-                fs::read(&out).unwrap(),
-                fs::read(checkpoint_path(&out)).unwrap()
-            )
-        );
+        assert_eq!(before, both_files(&out));
     }
 }
 
@@ -270,23 +299,16 @@ fn a_second_open_of_the_same_output_is_refused_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let gs = grids(3, 6);
     let out = dir.path().join("o.txt");
-    let (mut files, _) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
+    let mut files = create(&out);
     files.record(gs[0].0, &fake_puzzles(&gs[0].1)).unwrap();
-    let before = (
-        fs::read(&out).unwrap(),
-        fs::read(checkpoint_path(&out)).unwrap(),
-    );
+    let before = both_files(&out);
     for mode in [OpenMode::Create, OpenMode::Overwrite, OpenMode::Resume] {
         let err = ResultFiles::open(&out, HEADER, mode).err().unwrap();
         assert!(
             matches!(err, OutputError::Locked(LockError::Busy { .. })),
             "{mode:?}: {err}"
         );
-        let after = (
-            fs::read(&out).unwrap(),
-            fs::read(checkpoint_path(&out)).unwrap(),
-        );
-        assert_eq!(after, before, "{mode:?}");
+        assert_eq!(both_files(&out), before, "{mode:?}");
     }
     drop(files);
     let (_, state) = ResultFiles::open(&out, HEADER, OpenMode::Resume).unwrap();
@@ -321,12 +343,7 @@ fn output_new_follows_the_output_through_a_crash_and_resume() {
     let kept = files.track_new(Arc::clone(&known), &state.found).unwrap();
     assert_eq!(kept as usize, state.found.len());
     assert_eq!(fs::read(&new).unwrap(), fs::read(&out).unwrap());
-    let todo: Vec<(usize, Grid)> = gs
-        .iter()
-        .filter(|(i, _)| !state.done.contains(i))
-        .copied()
-        .collect();
-    record_all(&mut files, &todo);
+    record_all(&mut files, &not_done(&gs, &state.done));
     drop(files);
     assert_eq!(sorted_lines(&fs::read(&new).unwrap()), expected_lines(&gs));
     assert_eq!(fs::read(&new).unwrap(), fs::read(&out).unwrap());
