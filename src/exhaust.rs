@@ -30,16 +30,16 @@
 //!
 //! The 17s are given as minlex puzzles, sorted and distinct per entry.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::band::{BandId, band_uas};
 use crate::bits::Mask54;
 use crate::canon::minlex_puzzle;
 use crate::ed::{Band3Visit, Choices, Ed, Entry};
 use crate::grid::{Grid, Puzzle};
-use crate::output::{self, Fingerprint};
+use crate::output::{self, Fingerprint, OutputError, ResultFiles};
 use crate::plan::{self, Counts, Rank};
 use crate::search::band3::Band3State;
 use crate::search::harvest::spanning_ua12;
@@ -117,6 +117,71 @@ pub fn checkpoint_header(k: usize, range: &Range<u64>, config: &SearchConfig) ->
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(format!("{detail} {config:?}").as_bytes());
     output::checkpoint_header("exhaust", fingerprint.finish(), &detail)
+}
+
+/// What a run of entries wrote, summed over the entries it searched.
+#[derive(Clone, Debug, Default)]
+pub struct RunTotals {
+    pub entries: u64,
+    pub grids: u64,
+    pub bands3: u64,
+    /// 17s written (new to the output file).
+    pub puzzles: u64,
+    /// Thread CPU time of the entries' searches.
+    pub cpu: Duration,
+    pub stats: Stats,
+}
+
+/// The writing side of a run of entries (`s17 exhaust -o`, a campaign's
+/// unit): each searched entry's 17s into the result files, each 17 once
+/// per file (one written before, by another entry or as an image under an
+/// automorphism, is not written again), then its checkpoint entry.
+pub struct EntryRecorder<'f> {
+    files: &'f mut ResultFiles,
+    seen: HashSet<Puzzle>,
+    totals: RunTotals,
+}
+
+impl<'f> EntryRecorder<'f> {
+    /// Records into `files`, which already hold the 17s `found` (those of
+    /// the entries done before a resume).
+    pub fn new(files: &'f mut ResultFiles, found: &[(usize, Puzzle)]) -> Self {
+        EntryRecorder {
+            files,
+            seen: found.iter().map(|(_, p)| *p).collect(),
+            totals: RunTotals::default(),
+        }
+    }
+
+    /// Writes an entry's 17s not written before and its checkpoint entry,
+    /// and counts it; `cpu` is its search's thread CPU time.
+    pub fn record(&mut self, result: &EntryResult, cpu: Duration) -> Result<(), OutputError> {
+        let fresh: Vec<Puzzle> = result
+            .puzzles
+            .iter()
+            .copied()
+            .filter(|p| self.seen.insert(*p))
+            .collect();
+        self.files.record(result.entry as usize, &fresh)?;
+        let totals = &mut self.totals;
+        totals.entries += 1;
+        totals.grids += result.grids;
+        totals.bands3 += result.bands3;
+        totals.puzzles += fresh.len() as u64;
+        totals.cpu += cpu;
+        totals.stats += result.stats;
+        Ok(())
+    }
+
+    pub fn totals(&self) -> &RunTotals {
+        &self.totals
+    }
+
+    /// Forces the files to disk; the totals of the run.
+    pub fn finish(self) -> Result<RunTotals, OutputError> {
+        self.files.sync()?;
+        Ok(self.totals)
+    }
 }
 
 impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {

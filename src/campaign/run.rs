@@ -15,7 +15,6 @@
 //! time spent). A partial last line left by a kill is cut when the unit
 //! starts again.
 
-use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,22 +25,10 @@ use rayon::prelude::*;
 
 use super::{CampaignError, Plan, Unit, io_error, out_dir, unit_costs, unit_output};
 use crate::ed::{Ed, Entry};
-use crate::exhaust::{EntryResult, Exhauster, checkpoint_header};
-use crate::grid::Puzzle;
+pub use crate::exhaust::RunTotals;
+use crate::exhaust::{EntryRecorder, EntryResult, Exhauster, checkpoint_header};
 use crate::output::{OpenMode, Reconciled, Repair, ResultFiles, write_atomically};
 use crate::search::{SearchConfig, ThreadClock};
-
-/// What a run of a unit did, over the entries it searched.
-#[derive(Clone, Debug, Default)]
-pub struct RunTotals {
-    pub entries: u64,
-    pub grids: u64,
-    pub bands3: u64,
-    /// 17s written (new to the unit's file).
-    pub puzzles: u64,
-    /// Thread CPU time of the entries' searches.
-    pub cpu: Duration,
-}
 
 /// A unit's result files, open (and locked) to go on with it.
 pub struct UnitRun {
@@ -124,8 +111,8 @@ impl UnitRun {
         on_entry: &(dyn Fn(&EntryResult, Duration) + Sync),
     ) -> Result<RunTotals, CampaignError> {
         let k = self.unit.k;
-        let seen: HashSet<Puzzle> = self.state.found.iter().map(|(_, p)| *p).collect();
-        let shared = Mutex::new((&mut self.files, &mut self.costs, seen, RunTotals::default()));
+        let recorder = EntryRecorder::new(&mut self.files, &self.state.found);
+        let shared = Mutex::new((recorder, &mut self.costs));
         let costs_path = &self.costs_path;
         let outcome = todo.par_iter().try_for_each(|entry| {
             // An entry runs on one thread, with no rayon inside: its
@@ -141,13 +128,7 @@ impl UnitRun {
                     })?;
             let cpu = clock.elapsed();
             let mut guard = shared.lock().expect("no panic while recording");
-            let (files, costs, seen, totals) = &mut *guard;
-            let fresh: Vec<Puzzle> = result
-                .puzzles
-                .iter()
-                .copied()
-                .filter(|p| seen.insert(*p))
-                .collect();
+            let (recorder, costs) = &mut *guard;
             writeln!(
                 costs,
                 "{}\t{}\t{}\t{:.6}",
@@ -157,17 +138,12 @@ impl UnitRun {
                 cpu.as_secs_f64()
             )
             .map_err(io_error(costs_path))?;
-            files.record(entry.number as usize, &fresh)?;
-            totals.entries += 1;
-            totals.grids += result.grids;
-            totals.bands3 += result.bands3;
-            totals.puzzles += fresh.len() as u64;
-            totals.cpu += cpu;
+            recorder.record(&result, cpu)?;
             on_entry(&result, cpu);
             Ok(())
         });
-        let (files, costs, _, totals) = shared.into_inner().expect("no panic while recording");
-        files.sync()?;
+        let (recorder, costs) = shared.into_inner().expect("no panic while recording");
+        let totals = recorder.finish()?;
         costs.sync_data().map_err(io_error(costs_path))?;
         outcome.map(|()| totals)
     }

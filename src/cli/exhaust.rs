@@ -3,21 +3,19 @@
 //! by their bands 3 (`crate::exhaust`), results in a resumable output file
 //! (`crate::output::ResultFiles`, checkpoint per entry).
 
-use std::collections::HashSet;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 
 use crate::band::BANDS;
 use crate::ed::{Ed, Entry, counts};
-use crate::exhaust::Exhauster;
-use crate::grid::Puzzle;
+use crate::exhaust::{EntryRecorder, Exhauster};
 use crate::output::ResultFiles;
-use crate::search::{Stats, ThreadClock};
+use crate::search::ThreadClock;
 
 use super::Outcome;
 use super::common::{
@@ -84,17 +82,6 @@ pub struct Args {
     pub search: SearchArgs,
 }
 
-/// What the run did, over the entries it searched.
-#[derive(Default)]
-struct Totals {
-    entries: u64,
-    grids: u64,
-    bands3: u64,
-    puzzles: u64,
-    cpu: Duration,
-    stats: Stats,
-}
-
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let config = args.search.start(args.threads)?;
     if let Some(n) = args.estimate {
@@ -142,8 +129,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     let exhauster = Exhauster::new(&ed, &tables, config);
     let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 17s");
-    let seen: HashSet<Puzzle> = state.found.iter().map(|(_, p)| *p).collect();
-    let shared = Mutex::new((&mut files, seen, Totals::default()));
+    let shared = Mutex::new(EntryRecorder::new(&mut files, &state.found));
     let start = Instant::now();
     let outcome = todo.par_iter().try_for_each(|entry| {
         // An entry runs on one thread, with no rayon inside: its thread's
@@ -153,23 +139,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             .search_entry(k, entry)
             .with_context(|| format!("slice {k}, entry {}", entry.number))?;
         let elapsed = clock.elapsed();
-        let mut guard = shared.lock().expect("no panic while recording");
-        let (files, seen, totals) = &mut *guard;
-        // Each 17 once per file: one found before (another entry, an
-        // image under an automorphism) is not written again.
-        let fresh: Vec<Puzzle> = result
-            .puzzles
-            .iter()
-            .copied()
-            .filter(|p| seen.insert(*p))
-            .collect();
-        files.record(entry.number as usize, &fresh)?;
-        totals.entries += 1;
-        totals.grids += result.grids;
-        totals.bands3 += result.bands3;
-        totals.puzzles += fresh.len() as u64;
-        totals.cpu += elapsed;
-        totals.stats += result.stats;
+        let mut recorder = shared.lock().expect("no panic while recording");
+        recorder.record(&result, elapsed)?;
+        let totals = recorder.totals();
         bar.set_message(format!("{} grids, {} 17s", totals.grids, totals.puzzles));
         bar.inc(1);
         tracing::info!(
@@ -182,8 +154,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         );
         anyhow::Ok(())
     });
-    let (files, _, totals) = shared.into_inner().expect("no panic while recording");
-    files.sync()?;
+    let recorder = shared.into_inner().expect("no panic while recording");
+    let totals = recorder.finish()?;
     outcome.with_context(|| {
         format!(
             "exhaust stopped; rerun with --resume to continue {}",
@@ -225,7 +197,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             );
         }
         if let Some(path) = &args.known {
-            report_new("exhaust", path, files, new_before);
+            report_new("exhaust", path, &files, new_before);
         }
         if args.stats {
             eprintln!("s17 exhaust: stages: {}", format_stats(&totals.stats));
