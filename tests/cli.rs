@@ -4,43 +4,20 @@
 //! the help of every subcommand. Each test runs in a few seconds on a
 //! release build (`cargo test --release`).
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use s17::canon::{Transform, minlex_grid, minlex_puzzle};
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
 
-const BIN: &str = env!("CARGO_BIN_EXE_s17");
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
+use common::bin::{BIN, data, run_with_stdin, s17_without_tables, stdout_lines};
 
 fn read_data(name: &str) -> String {
     std::fs::read_to_string(data(name)).expect("data file")
-}
-
-/// Runs `s17 ARGS` with the band tables pointed at a path that is never
-/// built (these commands must not need them).
-fn s17(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("S17_TABLES", "/nonexistent/bands.s17t")
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run s17")
-}
-
-fn stdout_lines(output: &Output) -> Vec<String> {
-    String::from_utf8(output.stdout.clone())
-        .expect("utf-8 stdout")
-        .lines()
-        .map(str::to_string)
-        .collect()
 }
 
 fn stderr_text(output: &Output) -> String {
@@ -75,13 +52,17 @@ fn solver_cases() -> Vec<(String, u64, String)> {
 fn solve_count_matches_solver_cases() {
     let cases = solver_cases();
     assert_eq!(cases.len(), 43);
-    let output = s17(&[
-        "solve",
-        "--count",
-        data("solver_cases.txt").to_str().unwrap(),
-        "--limit",
-        "1000",
-    ]);
+    let cases_file = data("solver_cases.txt");
+    let count_to = |limit| {
+        s17_without_tables(&[
+            "solve",
+            "--count",
+            cases_file.to_str().unwrap(),
+            "--limit",
+            limit,
+        ])
+    };
+    let output = count_to("1000");
     assert!(output.status.success(), "{}", stderr_text(&output));
     let counts = stdout_lines(&output);
     assert_eq!(counts.len(), cases.len());
@@ -89,13 +70,7 @@ fn solve_count_matches_solver_cases() {
         assert_eq!(got.parse::<u64>().unwrap(), *expected, "{puzzle}");
     }
     // A limit below the count stops there.
-    let output = s17(&[
-        "solve",
-        "--count",
-        data("solver_cases.txt").to_str().unwrap(),
-        "--limit",
-        "5",
-    ]);
+    let output = count_to("5");
     for ((puzzle, expected, _), got) in cases.iter().zip(stdout_lines(&output)) {
         assert_eq!(got.parse::<u64>().unwrap(), (*expected).min(5), "{puzzle}");
     }
@@ -104,7 +79,7 @@ fn solve_count_matches_solver_cases() {
 #[test]
 fn solve_prints_the_solution_of_unique_puzzles() {
     let cases = solver_cases();
-    let output = s17(&["solve", data("solver_cases.txt").to_str().unwrap()]);
+    let output = s17_without_tables(&["solve", data("solver_cases.txt").to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr_text(&output));
     let lines = stdout_lines(&output);
     assert_eq!(lines.len(), cases.len());
@@ -119,7 +94,7 @@ fn solve_prints_the_solution_of_unique_puzzles() {
 
 #[test]
 fn solve_count_known17_all_unique() {
-    let output = s17(&["solve", "--count", data("known17.txt").to_str().unwrap()]);
+    let output = s17_without_tables(&["solve", "--count", data("known17.txt").to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr_text(&output));
     let lines = stdout_lines(&output);
     assert_eq!(lines.len(), 49_158);
@@ -135,20 +110,7 @@ fn solve_reads_stdin() {
         .take(5)
         .map(|(p, _, _)| format!("{p}\n"))
         .collect();
-    let mut child = Command::new(BIN)
-        .args(["solve", "--count", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = run_with_stdin(Command::new(BIN).args(["solve", "--count", "-"]), &input);
     assert!(output.status.success());
     let expected: Vec<String> = cases
         .iter()
@@ -215,7 +177,7 @@ fn one_bad_line_in_ten_thousand() {
     ];
     for (bad, reason) in cases {
         let (_dir, path) = temp_file("big.txt", with_bad_line(&bad));
-        let output = s17(&["solve", "--count", path.to_str().unwrap()]);
+        let output = s17_without_tables(&["solve", "--count", path.to_str().unwrap()]);
         assert_eq!(output.status.code(), Some(1), "{reason}");
         let errors = error_lines(&output);
         assert_eq!(errors.len(), 1, "{errors:?}");
@@ -239,7 +201,7 @@ fn canon_bad_line_goes_on() {
     let mut text: String = grids.iter().map(|g| format!("{g}\n")).collect();
     text.insert_str(82 * 150, "not a grid\n# a comment\n\n");
     let (_dir, path) = temp_file("grids.txt", text);
-    let output = s17(&["canon", path.to_str().unwrap()]);
+    let output = s17_without_tables(&["canon", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
     let errors = error_lines(&output);
     assert_eq!(errors.len(), 1, "{errors:?}");
@@ -259,7 +221,7 @@ fn all_good_exits_zero_and_comments_are_skipped() {
         cases[0].0, cases[1].0
     );
     let (_dir, path) = temp_file("ok.txt", text);
-    let output = s17(&["solve", "--count", path.to_str().unwrap()]);
+    let output = s17_without_tables(&["solve", "--count", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr_text(&output));
     assert_eq!(stdout_lines(&output).len(), 2);
     assert!(error_lines(&output).is_empty());
@@ -276,7 +238,7 @@ fn usage_errors_exit_two() {
         &["solve", "--limit", "0"],
         &[],
     ] {
-        let output = s17(args);
+        let output = s17_without_tables(args);
         assert_eq!(
             output.status.code(),
             Some(2),
@@ -302,7 +264,7 @@ fn tuning_values_out_of_range_exit_two() {
         }
         for value in bad {
             let value = value.to_string();
-            let output = s17(&["search", &flag, &value, grid]);
+            let output = s17_without_tables(&["search", &flag, &value, grid]);
             let text = stderr_text(&output);
             assert_eq!(output.status.code(), Some(2), "{flag} {value}: {text}");
             assert!(output.stdout.is_empty());
@@ -325,7 +287,7 @@ fn tuning_values_out_of_range_exit_two() {
         &["validate", "--chunk", "8"],
         &["exhaust", "--band", "1", "--fillings", "0"],
     ] {
-        let output = s17(args);
+        let output = s17_without_tables(args);
         let text = stderr_text(&output);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {text}");
         assert!(text.contains("is not in"), "{args:?}: {text}");
@@ -334,7 +296,7 @@ fn tuning_values_out_of_range_exit_two() {
 
 #[test]
 fn missing_file_exits_one_naming_it_and_the_subcommand() {
-    let output = s17(&["solve", "/nonexistent/puzzles.txt"]);
+    let output = s17_without_tables(&["solve", "/nonexistent/puzzles.txt"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr_text(&output).starts_with("s17 solve: error: cannot open /nonexistent/puzzles.txt"),
@@ -350,7 +312,7 @@ fn missing_file_exits_one_naming_it_and_the_subcommand() {
         &["scan", "/nonexistent/in.txt", "-o", out],
         &["validate", "/nonexistent/in.txt"],
     ] {
-        let output = s17(args);
+        let output = s17_without_tables(args);
         let text = stderr_text(&output);
         assert_eq!(output.status.code(), Some(1), "{args:?}: {text}");
         assert!(
@@ -419,6 +381,18 @@ fn solved(puzzles: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// `s17 canon` on a file of each list of `inputs` (one per line) prints
+/// `expected`, line by line.
+fn assert_canon_prints<T: std::fmt::Display>(inputs: [&[T]; 2], expected: &[String]) {
+    for input in inputs {
+        let text: String = input.iter().map(|x| format!("{x}\n")).collect();
+        let (_dir, path) = temp_file("input.txt", text);
+        let output = s17_without_tables(&["canon", path.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr_text(&output));
+        assert_eq!(stdout_lines(&output), expected);
+    }
+}
+
 #[test]
 fn canon_grids_match_library_and_are_invariant() {
     let mut rng = fastrand::Rng::with_seed(2017);
@@ -431,13 +405,7 @@ fn canon_grids_match_library_and_are_invariant() {
         .map(|g| Transform::random(&mut rng).apply_grid(g))
         .collect();
     let expected: Vec<String> = grids.iter().map(|g| minlex_grid(g).0.to_string()).collect();
-    for input in [&grids, &moved] {
-        let text: String = input.iter().map(|g| format!("{g}\n")).collect();
-        let (_dir, path) = temp_file("grids.txt", text);
-        let output = s17(&["canon", path.to_str().unwrap()]);
-        assert!(output.status.success(), "{}", stderr_text(&output));
-        assert_eq!(stdout_lines(&output), expected);
-    }
+    assert_canon_prints([&grids, &moved], &expected);
 }
 
 #[test]
@@ -457,13 +425,7 @@ fn canon_puzzles_match_library_and_are_invariant() {
         .iter()
         .map(|p| minlex_puzzle(p).0.to_string())
         .collect();
-    for input in [&puzzles, &moved] {
-        let text: String = input.iter().map(|p| format!("{p}\n")).collect();
-        let (_dir, path) = temp_file("puzzles.txt", text);
-        let output = s17(&["canon", path.to_str().unwrap()]);
-        assert!(output.status.success(), "{}", stderr_text(&output));
-        assert_eq!(stdout_lines(&output), expected);
-    }
+    assert_canon_prints([&puzzles, &moved], &expected);
 }
 
 #[test]
@@ -471,7 +433,7 @@ fn canon_automorphisms() {
     const MOST_SYMMETRIC: &str =
         "123456789456789123789123456231564897564897231897231564312645978645978312978312645";
     let (_dir, path) = temp_file("g.txt", format!("{MOST_SYMMETRIC}\n"));
-    let output = s17(&["canon", "--automorphisms", path.to_str().unwrap()]);
+    let output = s17_without_tables(&["canon", "--automorphisms", path.to_str().unwrap()]);
     assert!(output.status.success());
     let line = &stdout_lines(&output)[0];
     assert!(line.ends_with("\t648"), "{line}");
@@ -491,7 +453,7 @@ fn help_of_every_subcommand() {
         &["tables", "stats", "--help"],
         &["help", "solve"],
     ] {
-        let output = s17(args);
+        let output = s17_without_tables(args);
         assert!(
             output.status.success(),
             "{args:?}: {}",
@@ -515,13 +477,13 @@ fn quiet_hides_the_summary_of_solve_and_canon() {
     );
     let path = file.to_str().unwrap();
     for command in ["solve", "canon"] {
-        let loud = s17(&[command, path]);
+        let loud = s17_without_tables(&[command, path]);
         assert!(loud.status.success());
         assert!(
             stderr_text(&loud).contains(&format!("s17 {command}: ")),
             "{command}"
         );
-        let quiet = s17(&["-q", command, path]);
+        let quiet = s17_without_tables(&["-q", command, path]);
         assert!(quiet.status.success());
         assert_eq!(stderr_text(&quiet), "", "{command} -q");
         assert_eq!(stdout_lines(&quiet), stdout_lines(&loud), "{command}");

@@ -3,39 +3,16 @@
 //! catalogue's canonical forms), counts agree with listings, the counts file
 //! resumes after a cut, bad lines are named.
 
+mod common;
+
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use s17::band::BANDS;
 use s17::canon::minlex_grid;
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
 
-const BIN: &str = env!("CARGO_BIN_EXE_s17");
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
-
-fn s17(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("S17_TABLES", "/nonexistent/bands.s17t")
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run s17")
-}
-
-fn lines(output: &Output) -> Vec<String> {
-    String::from_utf8(output.stdout.clone())
-        .expect("utf-8")
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
+use common::bin::{data, s17_without_tables, stdout_lines};
 
 fn solution(puzzle: &Puzzle) -> Grid {
     let s = s17::solver::solve(puzzle, 2);
@@ -67,9 +44,9 @@ fn which_names_entries_whose_visits_hold_the_grid() {
     }
     let path = dir.path().join("items.txt");
     std::fs::write(&path, &input).unwrap();
-    let output = s17(&["enumerate", "--which", path.to_str().unwrap()]);
+    let output = s17_without_tables(&["enumerate", "--which", path.to_str().unwrap()]);
     assert!(output.status.success(), "{output:?}");
-    let answers = lines(&output);
+    let answers = stdout_lines(&output);
     for (index, (form, visits)) in expected.iter().enumerate() {
         let mine: Vec<&String> = answers
             .iter()
@@ -83,7 +60,7 @@ fn which_names_entries_whose_visits_hold_the_grid() {
             choices.insert(choice.to_string());
             assert_eq!(minlex_grid(&Grid::parse(grid).unwrap()).0, *form);
             let next = (entry.parse::<u64>().unwrap() + 1).to_string();
-            let listing = s17(&[
+            let listing = s17_without_tables(&[
                 "enumerate",
                 "--band",
                 k,
@@ -92,7 +69,7 @@ fn which_names_entries_whose_visits_hold_the_grid() {
                 "--visits",
             ]);
             assert!(listing.status.success());
-            let held = lines(&listing).iter().any(|l| {
+            let held = stdout_lines(&listing).iter().any(|l| {
                 let f: Vec<&str> = l.split('\t').collect();
                 f[0] == entry && f[1] == grid && f[2].split(',').any(|c| c == choice)
             });
@@ -106,7 +83,7 @@ fn which_names_entries_whose_visits_hold_the_grid() {
 fn a_slice_counts_what_it_lists_and_its_counts_file_resumes() {
     let dir = tempfile::tempdir().unwrap();
     // Slice 347: 26,748 entries, 59 ED grids with many automorphism counts.
-    let listed = lines(&s17(&["enumerate", "--band", "347"]));
+    let listed = stdout_lines(&s17_without_tables(&["enumerate", "--band", "347"]));
     let forms: HashSet<Grid> = listed
         .iter()
         .map(|l| minlex_grid(&Grid::parse(l).unwrap()).0)
@@ -116,7 +93,12 @@ fn a_slice_counts_what_it_lists_and_its_counts_file_resumes() {
         listed.len(),
         "the grids listed are not isomorphic"
     );
-    let count = lines(&s17(&["enumerate", "--band", "347", "--count"]));
+    let count = stdout_lines(&s17_without_tables(&[
+        "enumerate",
+        "--band",
+        "347",
+        "--count",
+    ]));
     let fields: Vec<&str> = count[0].split('\t').collect();
     assert_eq!(fields[0], "347");
     assert_eq!(fields[2], listed.len().to_string());
@@ -131,7 +113,7 @@ fn a_slice_counts_what_it_lists_and_its_counts_file_resumes() {
     let run = |extra: &[&str]| {
         let mut args = vec!["enumerate", "--bands", "346..348", "-o", file_arg, "-q"];
         args.extend_from_slice(extra);
-        s17(&args)
+        s17_without_tables(&args)
     };
     assert!(run(&[]).status.success());
     let whole = std::fs::read_to_string(&file).unwrap();
@@ -155,7 +137,7 @@ fn bad_lines_are_named_and_the_rest_placed() {
     let grid = random_grid(&mut rng);
     let sixteen = format!("1{}", ".".repeat(80));
     std::fs::write(&path, format!("12x\n{grid}\n{sixteen}\n")).unwrap();
-    let output = s17(&["enumerate", "--which", path.to_str().unwrap()]);
+    let output = s17_without_tables(&["enumerate", "--which", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("bad.txt: line 1:"), "{stderr}");
@@ -163,9 +145,13 @@ fn bad_lines_are_named_and_the_rest_placed() {
         stderr.contains("bad.txt: line 3: a puzzle must have 17 clues"),
         "{stderr}"
     );
-    assert_eq!(lines(&output).len(), 3, "the grid of line 2 is placed");
     assert_eq!(
-        s17(&["enumerate", "--band", &BANDS.to_string()])
+        stdout_lines(&output).len(),
+        3,
+        "the grid of line 2 is placed"
+    );
+    assert_eq!(
+        s17_without_tables(&["enumerate", "--band", &BANDS.to_string()])
             .status
             .code(),
         Some(2)
@@ -223,8 +209,8 @@ fn committed_counts_sum_to_the_published_figures() {
     ];
     assert_eq!(split.into_iter().collect::<Vec<_>>(), published);
     for k in [347, 403] {
-        let out = s17(&["enumerate", "--band", &k.to_string(), "--count"]);
+        let out = s17_without_tables(&["enumerate", "--band", &k.to_string(), "--count"]);
         assert!(out.status.success());
-        assert_eq!(lines(&out), vec![rows[k].join("\t")], "slice {k}");
+        assert_eq!(stdout_lines(&out), vec![rows[k].join("\t")], "slice {k}");
     }
 }

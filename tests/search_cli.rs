@@ -4,14 +4,14 @@
 //! grids read from stdin. Each test sets `HOME` and `XDG_CACHE_HOME` itself
 //! (temporary directories), so no test reads or writes the user's cache.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 
 use s17::tables::BandTables;
 
-const BIN: &str = env!("CARGO_BIN_EXE_s17");
+use common::bin::{BIN, run_with_stdin, shared_tables};
 
 /// The solution of the first puzzle of data/known17.txt.
 const KNOWN1: &str =
@@ -20,17 +20,6 @@ const KNOWN1: &str =
 /// A random grid (`s17 generate -n 1 --seed 2`): no known 17.
 fn random_grid() -> String {
     s17::generate::random_grid(&mut fastrand::Rng::with_seed(2)).to_string()
-}
-
-/// The band tables shared by the tests of this checkout (never the user's
-/// cache), built once.
-fn shared_tables() -> &'static Path {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let path = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
-        BandTables::open_or_build(&path).unwrap();
-        path
-    })
 }
 
 /// A user's world in a temporary directory: `home/`, `cache/` (for
@@ -186,20 +175,10 @@ fn search_reads_grids_from_stdin() {
         .unwrap()
         .to_string();
     let input = format!("# two grids\n{}\n{KNOWN1}\n", random_grid());
-    let mut child = world
-        .command(&["search", "--tables", tables], Some(&world.path("cache")))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let piped = child.wait_with_output().unwrap();
+    let piped = run_with_stdin(
+        &mut world.command(&["search", "--tables", tables], Some(&world.path("cache"))),
+        &input,
+    );
     assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
     let lines: Vec<String> = String::from_utf8(piped.stdout.clone())
         .unwrap()

@@ -1,9 +1,11 @@
-//! Shared by the end-to-end search tests: the band tables, the known list
-//! indexed by solution grid (the oracle: it is complete), and the golden
-//! corpus of grids holding known 17s.
+//! Shared by the integration tests: the band tables, the known list
+//! indexed by solution grid (the oracle: it is complete), the golden
+//! corpus of grids holding known 17s, and running the binary ([`bin`]).
 
 // Each test target uses its own part of this module.
 #![allow(dead_code)]
+
+pub mod bin;
 
 use std::sync::OnceLock;
 
@@ -48,9 +50,7 @@ pub fn fixture() -> &'static Fixture {
         let known = KnownIndex::new(&good);
         assert_eq!(known.grids(), 46_301);
         let known_grids = known.entries().into_iter().map(|(g, _)| *g).collect();
-        // Shared by the tests of this checkout, never the user's cache.
-        let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
-        let tables = BandTables::open_or_build(path).unwrap();
+        let tables = BandTables::open(bin::shared_tables()).unwrap();
         Fixture {
             catalogue: BandCatalogue::new(),
             tables,

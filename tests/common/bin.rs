@@ -1,0 +1,106 @@
+//! Running the `s17` binary from the integration tests.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use s17::tables::BandTables;
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_s17");
+
+/// A file of the repository's `data/`.
+pub fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
+}
+
+/// The band tables shared by the tests of this checkout (never the user's
+/// cache), built once.
+pub fn shared_tables() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
+        BandTables::open_or_build(&path).unwrap();
+        path
+    })
+}
+
+/// `s17 ARGS` with `$S17_TABLES` at `tables` and `RUST_LOG` unset.
+pub fn s17_with_tables(args: &[&str], tables: &Path) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .args(args)
+        .env("S17_TABLES", tables)
+        .env_remove("RUST_LOG");
+    command
+}
+
+/// `s17 ARGS` on the shared tables.
+pub fn s17(args: &[&str]) -> Command {
+    s17_with_tables(args, shared_tables())
+}
+
+/// `s17 ARGS` run with the band tables at a path that is never built
+/// (commands that must not need them).
+pub fn s17_without_tables(args: &[&str]) -> Output {
+    s17_with_tables(args, Path::new("/nonexistent/bands.s17t"))
+        .output()
+        .expect("run s17")
+}
+
+/// `s17 ARGS --tables SHARED` in `dir`.
+pub fn s17_in(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .current_dir(dir)
+        .args(args)
+        .arg("--tables")
+        .arg(shared_tables());
+    command
+}
+
+/// Runs `command` with `input` on its stdin, stdout and stderr captured.
+pub fn run_with_stdin(command: &mut Command, input: &str) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The lines of a run's stdout.
+pub fn stdout_lines(output: &Output) -> Vec<String> {
+    String::from_utf8(output.stdout.clone())
+        .expect("utf-8 stdout")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The stdout of a run that must have exited with 0 (its stderr in the
+/// message otherwise).
+pub fn stdout_of_success(output: &Output) -> String {
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Runs `s17 ARGS --tables SHARED` in `dir`.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    s17_in(dir, args).output().unwrap()
+}
