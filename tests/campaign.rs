@@ -12,11 +12,12 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
 use s17::campaign::{CostTable, Plan, PlanSpec};
 
+use common::bin::s17;
 use common::fixture;
 
 /// The known 17 of slice 331, entry 1683769, in minlex form.
@@ -24,17 +25,6 @@ const KNOWN_17: &str =
     "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
 
 const SMALL: &str = "28:0..10,30:0..10,331:1683764..1683774";
-
-fn s17(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_s17"));
-    cmd.args(args)
-        .env(
-            "S17_TABLES",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"),
-        )
-        .env_remove("RUST_LOG");
-    cmd
-}
 
 fn run_on(args: &[&str], dir: &Path, more: &[&str]) -> Output {
     s17(args).arg(dir).args(more).output().unwrap()
@@ -46,6 +36,15 @@ fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+/// Asserts that a run exited with 1 and said each of `needles`.
+fn assert_refused(out: &Output, needles: &[&str]) {
+    let said = text(out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    for needle in needles {
+        assert!(said.contains(needle), "{needle:?}: {said}");
+    }
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -387,17 +386,9 @@ fn a_unit_cut_as_a_kill_leaves_it_and_run_again_gives_the_same_17s() {
     std::fs::write(&cost_path, &costs[..costs.len() - 3]).unwrap();
 
     let out = run_on(&["campaign", "status"], &dir, &[]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(said.contains(&format!("partial: {unit}\n")), "{said}");
-    assert!(said.contains("17s: 0 distinct"), "{said}");
+    assert_refused(&out, &[&format!("partial: {unit}\n"), "17s: 0 distinct"]);
     let (out, _) = merge(&dir, &[]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out).contains(&format!("partial units: {unit}")),
-        "{}",
-        text(&out)
-    );
+    assert_refused(&out, &[&format!("partial units: {unit}")]);
     let (out, _) = merge(&dir, &["--partial"]);
     assert!(out.status.success(), "{}", text(&out));
 
@@ -425,17 +416,9 @@ fn a_deleted_unit_is_named_and_refused_by_merge() {
         std::fs::remove_file(dir.join(format!("out/{unit}.{ext}"))).unwrap();
     }
     let out = run_on(&["campaign", "status"], &dir, &[]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(said.contains(&format!("not started: {unit}\n")), "{said}");
-    assert!(said.contains("incomplete"), "{said}");
+    assert_refused(&out, &[&format!("not started: {unit}\n"), "incomplete"]);
     let (out, file) = merge(&dir, &[]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out).contains(&format!("units not started: {unit}")),
-        "{}",
-        text(&out)
-    );
+    assert_refused(&out, &[&format!("units not started: {unit}")]);
     assert!(!file.exists(), "nothing merged");
 }
 
@@ -448,21 +431,11 @@ fn checkpoint_lines_outside_their_unit_or_twice_are_errors() {
     done.push_str("70\t0\n");
     std::fs::write(&done_path, &done).unwrap();
     let out = run_on(&["campaign", "status"], &dir, &[]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(
-        said.contains(&format!(
-            "error: unit {unit}: entry 70 is checkpointed outside the unit's entries 0.."
-        )),
-        "{said}"
-    );
+    let outside =
+        format!("error: unit {unit}: entry 70 is checkpointed outside the unit's entries 0..");
+    assert_refused(&out, &[&outside]);
     let (out, _) = merge(&dir, &[]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out).contains("entry 70 is checkpointed outside"),
-        "{}",
-        text(&out)
-    );
+    assert_refused(&out, &["entry 70 is checkpointed outside"]);
 
     // An entry of the unit twice.
     let first = done.lines().nth(1).unwrap().to_string();
@@ -470,13 +443,11 @@ fn checkpoint_lines_outside_their_unit_or_twice_are_errors() {
     std::fs::write(&done_path, &done).unwrap();
     let entry = first.split('\t').next().unwrap();
     let out = run_on(&["campaign", "status"], &dir, &[]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(
-        said.contains(&format!(
+    assert_refused(
+        &out,
+        &[&format!(
             "error: unit {unit}: entry {entry} is checkpointed twice"
-        )),
-        "{said}"
+        )],
     );
     // Running the unit again repairs it.
     let out = run_on(

@@ -17,6 +17,7 @@ use s17::exhaust::Exhauster;
 use s17::grid::{Grid, Puzzle};
 use s17::search::{SearchConfig, Searcher};
 
+use common::bin::s17;
 use common::fixture;
 
 /// Where `which` places each 17: (slice, entry), one walk per slice.
@@ -127,17 +128,6 @@ fn entries_find_exactly_the_known_17s_which_assigns_them() {
         }
     }
     assert!(one_grid_checks > 0, "no sampled entry small enough");
-}
-
-fn s17(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_s17"));
-    cmd.args(args)
-        .env(
-            "S17_TABLES",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"),
-        )
-        .env_remove("RUST_LOG");
-    cmd
 }
 
 /// `s17 exhaust` on entries `range` of slice 331 into `output`.
