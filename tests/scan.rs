@@ -7,19 +7,18 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use s17::canon::{Transform, minlex_puzzle};
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
-use s17::known::{KnownIndex, check_lines};
-use s17::tables::BandTables;
+
+use common::bin::{run_in, s17_in};
 
 struct Fixture {
-    tables: PathBuf,
     catalogue: String,
     /// Sorted `LINE<TAB>PUZZLE` lines the known list predicts.
     expected: Vec<String>,
@@ -32,14 +31,7 @@ const BAD_LINES: [usize; 2] = [4, 7];
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let root = env!("CARGO_MANIFEST_DIR");
-        // Shared by the tests of this checkout, never the user's cache.
-        let tables = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
-        BandTables::open_or_build(&tables).unwrap();
-        let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
-        let (good, bad) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
-        assert!(bad.is_empty());
-        let known = KnownIndex::new(&good);
+        let known = &common::fixture().known;
         let grids: Vec<Grid> = known.entries().into_iter().map(|(g, _)| *g).collect();
         let mut rng = fastrand::Rng::with_seed(5);
         let mut pick = || Transform::random(&mut rng).apply_grid(&grids[rng.usize(..grids.len())]);
@@ -57,23 +49,11 @@ fn fixture() -> &'static Fixture {
         expected.sort();
         assert!(expected.len() >= 2, "the sample holds known 17s");
         Fixture {
-            tables,
             catalogue,
             expected,
             grid_lines: vec![2, 5, 8],
         }
     })
-}
-
-fn s17(dir: &Path, args: &[&str]) -> Output {
-    let f = fixture();
-    Command::new(env!("CARGO_BIN_EXE_s17"))
-        .current_dir(dir)
-        .args(args)
-        .arg("--tables")
-        .arg(&f.tables)
-        .output()
-        .unwrap()
 }
 
 /// A temporary directory holding the catalogue as `cat.txt`.
@@ -127,11 +107,8 @@ fn full_scan() -> &'static FullScan {
     FULL.get_or_init(|| {
         let dir = workdir();
         // Progress lines every 0.2 s (stderr is a pipe here, no terminal).
-        let out = Command::new(env!("CARGO_BIN_EXE_s17"))
-            .current_dir(dir.path())
-            .args(["scan", "cat.txt", "--output", "out.txt", "--threads", "2"])
-            .arg("--tables")
-            .arg(&fixture().tables)
+        let args = ["scan", "cat.txt", "--output", "out.txt", "--threads", "2"];
+        let out = s17_in(dir.path(), &args)
             .env("S17_PROGRESS_SECS", "0.2")
             .output()
             .unwrap();
@@ -182,7 +159,7 @@ fn scan_finds_the_known_17s_and_reports_bad_lines() {
 #[test]
 fn strict_stops_at_the_first_bad_line() {
     let dir = workdir();
-    let out = s17(
+    let out = run_in(
         dir.path(),
         &["scan", "cat.txt", "-o", "out.txt", "--strict"],
     );
@@ -202,7 +179,7 @@ fn an_existing_output_is_not_overwritten() {
     for extra in [&[][..], &["--resume"][..]] {
         let mut args = vec!["scan", "cat.txt", "-o", "out.txt"];
         args.extend_from_slice(extra);
-        let out = s17(dir.path(), &args);
+        let out = run_in(dir.path(), &args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1));
         assert!(stderr.contains("--force"), "{stderr}");
@@ -228,7 +205,7 @@ fn resume_after_a_crash_gives_the_uninterrupted_output() {
     lines.pop();
     std::fs::write(&done, lines.join("\n") + "\n").unwrap();
 
-    let out = s17(
+    let out = run_in(
         dir.path(),
         &["scan", "cat.txt", "-o", "out.txt", "--resume"],
     );
@@ -242,7 +219,7 @@ fn resume_after_a_crash_gives_the_uninterrupted_output() {
     );
 
     // Resuming a finished scan searches nothing and changes nothing.
-    let out = s17(
+    let out = run_in(
         dir.path(),
         &["scan", "cat.txt", "-o", "out.txt", "--resume"],
     );
@@ -250,18 +227,22 @@ fn resume_after_a_crash_gives_the_uninterrupted_output() {
     assert_eq!(sorted_lines(&output), *full);
 }
 
-#[test]
-fn resume_after_a_real_kill_gives_the_uninterrupted_output() {
-    let full = &full_scan().lines;
+/// `s17 scan` of the catalogue into `out.txt` on one thread, started in
+/// a directory of its own (stderr dropped).
+fn scan_started() -> (tempfile::TempDir, std::process::Child) {
     let dir = workdir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_s17"))
-        .current_dir(dir.path())
-        .args(["scan", "cat.txt", "-o", "out.txt", "--threads", "1"])
-        .arg("--tables")
-        .arg(&fixture().tables)
+    let args = ["scan", "cat.txt", "-o", "out.txt", "--threads", "1"];
+    let child = s17_in(dir.path(), &args)
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    (dir, child)
+}
+
+#[test]
+fn resume_after_a_real_kill_gives_the_uninterrupted_output() {
+    let full = &full_scan().lines;
+    let (dir, mut child) = scan_started();
     // Kill as soon as the first grid is recorded: the other two are then
     // still to come (one thread, a second or more each), so the kill lands
     // mid-scan, which the checkpoint shows afterwards.
@@ -284,7 +265,7 @@ fn resume_after_a_real_kill_gives_the_uninterrupted_output() {
         !at_kill.is_empty() && at_kill.is_subset(&grids) && at_kill.len() < grids.len(),
         "the kill did not land mid-scan: {at_kill:?} of {grids:?} done"
     );
-    let out = s17(
+    let out = run_in(
         dir.path(),
         &["scan", "cat.txt", "-o", "out.txt", "--resume"],
     );
@@ -306,7 +287,7 @@ fn parts_together_give_the_full_scan() {
     for k in 1..=2 {
         let name = format!("part{k}.txt");
         let part = format!("{k}/2");
-        let out = s17(
+        let out = run_in(
             dir.path(),
             &["scan", "cat.txt", "-o", &name, "--part", &part],
         );
@@ -329,7 +310,7 @@ fn the_old_slice_spelling_gives_the_same_part() {
     let dir = workdir();
     let mut files = Vec::new();
     for (name, flag) in [("new.txt", "--part"), ("old.txt", "--slice")] {
-        let out = s17(dir.path(), &["scan", "cat.txt", "-o", name, flag, "2/2"]);
+        let out = run_in(dir.path(), &["scan", "cat.txt", "-o", name, flag, "2/2"]);
         assert!(out.status.code().is_some());
         // Threads finish grids in any order: compare the lines as sets.
         files.push((
@@ -339,7 +320,7 @@ fn the_old_slice_spelling_gives_the_same_part() {
     }
     assert_eq!(files[0], files[1]);
     assert!(files[0].1.len() > 1, "no grid recorded as finished");
-    let help = s17(dir.path(), &["scan", "--help"]);
+    let help = run_in(dir.path(), &["scan", "--help"]);
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(
         help.contains("--part <K/N>") && !help.contains("--slice"),
@@ -354,15 +335,7 @@ fn the_old_slice_spelling_gives_the_same_part() {
 #[test]
 fn a_second_scan_on_the_same_output_is_refused_at_once() {
     let full = &full_scan().lines;
-    let dir = workdir();
-    let mut first = Command::new(env!("CARGO_BIN_EXE_s17"))
-        .current_dir(dir.path())
-        .args(["scan", "cat.txt", "-o", "out.txt", "--threads", "1"])
-        .arg("--tables")
-        .arg(&fixture().tables)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let (dir, mut first) = scan_started();
     // The first run writes its process id into the lock file once it holds
     // the lock, before it searches anything.
     let lock = dir.path().join("out.txt.lock");
@@ -384,7 +357,7 @@ fn a_second_scan_on_the_same_output_is_refused_at_once() {
         &["scan", "cat.txt", "-o", "out.txt", "--resume"][..],
         &["scan", "cat.txt", "-o", "out.txt", "--force"][..],
     ] {
-        let out = s17(dir.path(), args);
+        let out = run_in(dir.path(), args);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(
@@ -430,7 +403,7 @@ fn with_a_known_list_the_17s_not_in_it_go_to_output_new() {
     std::fs::write(dir.path().join("known.txt"), format!("# known\n{list}")).unwrap();
     let new = dir.path().join("out.txt.new");
     let args = ["scan", "cat.txt", "-o", "out.txt", "--known", "known.txt"];
-    let out = s17(dir.path(), &args);
+    let out = run_in(dir.path(), &args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "bad catalogue lines: {stderr}");
     assert_eq!(sorted_lines(&dir.path().join("out.txt")), *full);
@@ -443,7 +416,7 @@ fn with_a_known_list_the_17s_not_in_it_go_to_output_new() {
     // A resume of the finished scan rewrites the same file.
     let mut resume = args.to_vec();
     resume.push("--resume");
-    let out = s17(dir.path(), &resume);
+    let out = run_in(dir.path(), &resume);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("0 grids searched"), "{stderr}");
     assert!(
@@ -458,7 +431,7 @@ fn with_a_known_list_the_17s_not_in_it_go_to_output_new() {
 
     // A resume without the list says that the file is not kept up to
     // date, and leaves it as it is.
-    let out = s17(
+    let out = run_in(
         dir.path(),
         &["scan", "cat.txt", "-o", "out.txt", "--resume"],
     );
@@ -470,7 +443,7 @@ fn with_a_known_list_the_17s_not_in_it_go_to_output_new() {
     assert_eq!(sorted_lines(&new), vec![full[left_out].clone()]);
     // A run started over without the list drops the file of the run it
     // replaces.
-    let out = s17(dir.path(), &["scan", "cat.txt", "-o", "out.txt", "--force"]);
+    let out = run_in(dir.path(), &["scan", "cat.txt", "-o", "out.txt", "--force"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("warning: out.txt.new"), "{stderr}");
     assert!(!new.exists(), "out.txt.new of the replaced run is left");
@@ -478,7 +451,7 @@ fn with_a_known_list_the_17s_not_in_it_go_to_output_new() {
     // With every 17 listed, nothing is new.
     let all: String = found.iter().map(|(_, p)| format!("{p}\n")).collect();
     std::fs::write(dir.path().join("all.txt"), all).unwrap();
-    let out = s17(
+    let out = run_in(
         dir.path(),
         &[
             "scan", "cat.txt", "-o", "out.txt", "--known", "all.txt", "--force",

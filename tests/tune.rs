@@ -4,29 +4,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
 use s17::grid::Grid;
 
-/// The band tables shared by the tests of this checkout (never the user's
-/// cache), built once.
-fn tables() -> &'static str {
-    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
-    let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t");
-    BUILT.get_or_init(|| {
-        s17::tables::BandTables::open_or_build(path).unwrap();
-    });
-    path
-}
-
-fn s17(dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_s17"))
-        .current_dir(dir)
-        .args(args)
-        .args(["--tables", tables()])
-        .output()
-        .unwrap()
-}
+use common::bin::{run_in, stdout_of_success};
 
 #[test]
 fn every_combination_gets_a_row_and_they_agree() {
@@ -47,29 +27,12 @@ fn every_combination_gets_a_row_and_they_agree() {
         format!("# two grids\n{}\n{}\n", grids[0], grids[1]),
     )
     .unwrap();
-    let out = s17(
-        dir.path(),
-        &[
-            "tune",
-            "--input",
-            "grids.txt",
-            "--threads",
-            "2",
-            "--chunk",
-            "16,256",
-            "--ua-limit",
-            "4,256",
-            "--gua-limit",
-            "0,512",
-        ],
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let args: Vec<&str> =
+        "tune --input grids.txt --threads 2 --chunk 16,256 --ua-limit 4,256 --gua-limit 0,512"
+            .split(' ')
+            .collect();
+    let out = run_in(dir.path(), &args);
+    let stdout = stdout_of_success(&out);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines.len(),
@@ -104,12 +67,12 @@ fn every_combination_gets_a_row_and_they_agree() {
 #[test]
 fn bad_values_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let out = s17(dir.path(), &["tune", "--random", "1", "--chunk", "1"]);
+    let out = run_in(dir.path(), &["tune", "--random", "1", "--chunk", "1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("chunk must be in"));
-    let out = s17(dir.path(), &["tune", "--random", "1", "--ua-limit", "x"]);
+    let out = run_in(dir.path(), &["tune", "--random", "1", "--ua-limit", "x"]);
     assert_eq!(out.status.code(), Some(2), "usage error");
-    let out = s17(dir.path(), &["tune", "--random", "1", "--fillings", "5,0"]);
+    let out = run_in(dir.path(), &["tune", "--random", "1", "--fillings", "5,0"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("fillings must be in 1..=1000000, got 0")
@@ -121,25 +84,11 @@ fn bad_values_are_refused() {
 #[test]
 fn fillings_get_a_list_and_a_column() {
     let dir = tempfile::tempdir().unwrap();
-    let out = s17(
-        dir.path(),
-        &[
-            "tune",
-            "--random",
-            "1",
-            "--seed",
-            "7",
-            "--fillings",
-            "1,2000",
-        ],
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let args: Vec<&str> = "tune --random 1 --seed 7 --fillings 1,2000"
+        .split(' ')
+        .collect();
+    let out = run_in(dir.path(), &args);
+    let stdout = stdout_of_success(&out);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{stdout}");
     let header: Vec<&str> = lines[0].split_whitespace().collect();

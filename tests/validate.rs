@@ -4,17 +4,18 @@
 //! as the same puzzle up to symmetry), bad lines are named and give exit 1,
 //! and a run paused mid-search records its CPU time, not the pause.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::Path;
+use std::process::Command;
 use std::sync::OnceLock;
 
 use s17::canon::{automorphism_count, minlex_puzzle};
 use s17::grid::Puzzle;
-use s17::known::{KnownIndex, check_lines};
-use s17::tables::BandTables;
+
+use common::bin::{run_in, s17_in};
 
 struct Fixture {
-    tables: PathBuf,
     /// Known 17s of two grids without automorphisms, each list complete.
     grids: Vec<Vec<Puzzle>>,
 }
@@ -22,13 +23,7 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let root = env!("CARGO_MANIFEST_DIR");
-        // Shared by the tests of this checkout, never the user's cache.
-        let tables = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"));
-        BandTables::open_or_build(&tables).unwrap();
-        let text = std::fs::read_to_string(format!("{root}/data/known17.txt")).unwrap();
-        let (good, _) = check_lines(text.lines().enumerate().map(|(i, l)| (i + 1, l)));
-        let known = KnownIndex::new(&good);
+        let known = &common::fixture().known;
         // Seeded choice of grids with 2 or 3 known 17s and no automorphism.
         let entries = known.entries();
         let mut rng = fastrand::Rng::with_seed(8);
@@ -39,18 +34,8 @@ fn fixture() -> &'static Fixture {
                 grids.push(puzzles.to_vec());
             }
         }
-        Fixture { tables, grids }
+        Fixture { grids }
     })
-}
-
-fn s17(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_s17"))
-        .current_dir(dir)
-        .args(args)
-        .arg("--tables")
-        .arg(&fixture().tables)
-        .output()
-        .unwrap()
 }
 
 fn write_list(dir: &Path, name: &str, puzzles: &[&Puzzle]) {
@@ -72,7 +57,7 @@ fn a_complete_list_passes_and_its_checkpoint_resumes() {
         "--threads",
         "2",
     ];
-    let out = s17(dir.path(), &args);
+    let out = run_in(dir.path(), &args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(
@@ -110,7 +95,7 @@ fn a_complete_list_passes_and_its_checkpoint_resumes() {
     std::io::Write::write_all(&mut file, b"7\t5.0\n1\t99.0").unwrap();
     drop(file);
 
-    let again = s17(dir.path(), &args);
+    let again = run_in(dir.path(), &args);
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert_eq!(again.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("2 grids done before, 0 to go"), "{stderr}");
@@ -143,7 +128,7 @@ fn a_17_missing_from_the_list_is_reported_new() {
     let (dropped, rest) = f.grids[0].split_first().unwrap();
     write_list(dir.path(), "list.txt", &rest.iter().collect::<Vec<_>>());
     // One grid, searched in a random orientation.
-    let out = s17(
+    let out = run_in(
         dir.path(),
         &["validate", "list.txt", "--sample", "1", "--seed", "3"],
     );
@@ -174,7 +159,7 @@ fn bad_lines_are_named_and_fail() {
     );
     std::fs::write(dir.path().join("list.txt"), text).unwrap();
     // Only the bad lines matter here: search no grid.
-    let out = s17(dir.path(), &["validate", "list.txt", "--sample", "0"]);
+    let out = run_in(dir.path(), &["validate", "list.txt", "--sample", "0"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("line 2: 16 clues"), "{stderr}");
@@ -192,7 +177,7 @@ fn a_checkpoint_in_use_by_another_run_is_refused() {
     // running validate would).
     let held = s17::output::OutputLock::acquire(&dir.path().join("ck.txt")).unwrap();
     let args = ["validate", "list.txt", "--checkpoint", "ck.txt"];
-    let out = s17(dir.path(), &args);
+    let out = run_in(dir.path(), &args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
@@ -204,7 +189,7 @@ fn a_checkpoint_in_use_by_another_run_is_refused() {
     );
     assert!(!dir.path().join("ck.txt").exists(), "nothing written");
     drop(held);
-    let out = s17(dir.path(), &args);
+    let out = run_in(dir.path(), &args);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -225,11 +210,9 @@ fn a_paused_run_records_cpu_time_not_the_pause() {
     let grid: Vec<&Puzzle> = f.grids[0].iter().collect();
     write_list(dir.path(), "list.txt", &grid);
     let start = std::time::Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_s17"))
-        .current_dir(dir.path())
-        .args(["validate", "list.txt", "--checkpoint", "ck.txt"])
-        .args(["--threads", "1", "-vv", "--tables"])
-        .arg(&f.tables)
+    let args = ["validate", "list.txt", "--checkpoint", "ck.txt"];
+    let mut child = s17_in(dir.path(), &args)
+        .args(["--threads", "1", "-vv"])
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
