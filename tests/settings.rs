@@ -12,6 +12,7 @@ mod common;
 
 use std::sync::OnceLock;
 
+use common::bin::{s17, stdout_lines};
 use common::{GOLDEN_KNOWN, assert_finds_expected, fixture, golden_grids};
 use s17::grid::Grid;
 use s17::search::{SearchConfig, Searcher, Stats};
@@ -20,9 +21,11 @@ use s17::search::{SearchConfig, Searcher, Stats};
 const ALL: [usize; 1 + GOLDEN_KNOWN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 /// Searches the grids `which` of the golden corpus (positions in
-/// `golden_grids()`, the 29-17 grid first) under `config`; returns the
-/// counters of the 29-17 grid.
-fn check_setting(config: SearchConfig, which: &[usize]) -> Stats {
+/// `golden_grids()`, the 29-17 grid first) under the default config as
+/// `set` changes it; returns the counters of the 29-17 grid.
+fn check_setting(set: impl FnOnce(&mut SearchConfig), which: &[usize]) -> Stats {
+    let mut config = SearchConfig::default();
+    set(&mut config);
     assert_ne!(config, SearchConfig::default());
     config.validate().unwrap();
     assert_eq!(
@@ -52,10 +55,7 @@ fn default_stats() -> &'static Stats {
 #[test]
 fn a_ua_limit_of_four_finds_the_known_17s() {
     let stats = check_setting(
-        SearchConfig {
-            ua_limit: 4,
-            ..SearchConfig::default()
-        },
+        |c| c.ua_limit = 4,
         // The slowest setting, about ten times the default's time (a
         // minute of CPU for the 29-17 grid, 2 to 70 s for the others):
         // for CI, the 29-17 grid and three of the faster others.
@@ -67,13 +67,7 @@ fn a_ua_limit_of_four_finds_the_known_17s() {
 
 #[test]
 fn a_gua_limit_of_zero_finds_the_known_17s() {
-    let stats = check_setting(
-        SearchConfig {
-            gua_limit: 0,
-            ..SearchConfig::default()
-        },
-        &ALL,
-    );
+    let stats = check_setting(|c| c.gua_limit = 0, &ALL);
     // No GUA bits: no survivor dies on the step's sockets, band 3 on
     // every GUA kills them instead.
     assert!(stats.gua_dead > default_stats().gua_dead, "{stats:?}");
@@ -81,22 +75,15 @@ fn a_gua_limit_of_zero_finds_the_known_17s() {
 
 #[test]
 fn chunks_of_16_find_the_known_17s() {
-    check_setting(
-        SearchConfig {
-            chunk: 16,
-            ..SearchConfig::default()
-        },
-        &ALL,
-    );
+    check_setting(|c| c.chunk = 16, &ALL);
 }
 
 #[test]
 fn a_harvest_of_two_digits_finds_the_known_17s() {
     let stats = check_setting(
-        SearchConfig {
-            ua12_digits: 2,
-            gua_digits: 2,
-            ..SearchConfig::default()
+        |c| {
+            c.ua12_digits = 2;
+            c.gua_digits = 2;
         },
         &ALL,
     );
@@ -106,35 +93,21 @@ fn a_harvest_of_two_digits_finds_the_known_17s() {
 
 #[test]
 fn few_fillings_find_the_known_17s() {
-    let stats = check_setting(
-        SearchConfig {
-            fillings: 3,
-            ..SearchConfig::default()
-        },
-        &ALL,
-    );
+    let stats = check_setting(|c| c.fillings = 3, &ALL);
     assert!(stats.ua12 < default_stats().ua12, "{stats:?}");
 }
 
 /// The 17s printed by `s17 search --stats ARGS GRIDS` (sorted) and the
 /// UA12 harvested per grid (the `total:` lines of `--stats`).
 fn search_cli(args: &[&str], grids: &[Grid]) -> (Vec<String>, Vec<u64>) {
-    fixture();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_s17"))
-        .args(["search", "--stats", "--threads", "1", "--tables"])
-        .arg(concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t"))
+    let output = s17(&["search", "--stats", "--threads", "1"])
         .args(args)
         .args(grids.iter().map(|g| g.to_string()))
-        .env_remove("RUST_LOG")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
-    let mut found: Vec<String> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let mut found = stdout_lines(&output);
     found.sort();
     let ua12 = stderr
         .lines()
