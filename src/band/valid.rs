@@ -18,6 +18,7 @@
 //! ```
 
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 
 use super::Band;
 use crate::bits::{BAND_FULL, CellMask, Mask27};
@@ -199,15 +200,24 @@ pub fn minimum_size(uas: &[u32]) -> usize {
         .expect("the full band hits every non-empty UA")
 }
 
-/// Extends `chosen` by `left` cells outside `dead` so that every UA from
-/// `start` on is hit (those before `start` are hit already).
-fn extend(uas: &[u32], start: usize, chosen: u32, dead: u32, left: u32, out: &mut Vec<u32>) {
+/// The branching of the module note: every extension of `chosen` by at
+/// most `left` cells outside `dead` that hits every UA from `start` on
+/// (those before `start` are hit already), each once; `done(chosen, dead,
+/// left)` gets each, with the cells still excluded and the count still to
+/// add, and may stop the walk.
+fn branch(
+    uas: &[u32],
+    start: usize,
+    chosen: u32,
+    dead: u32,
+    left: u32,
+    done: &mut impl FnMut(u32, u32, u32) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let Some(offset) = uas[start..].iter().position(|&u| u & chosen == 0) else {
-        complete(chosen, BAND_FULL.without(dead | chosen), left, out);
-        return;
+        return done(chosen, dead, left);
     };
     if left == 0 {
-        return;
+        return ControlFlow::Continue(());
     }
     let i = start + offset;
     let mut dead = dead;
@@ -215,9 +225,19 @@ fn extend(uas: &[u32], start: usize, chosen: u32, dead: u32, left: u32, out: &mu
     while candidates != 0 {
         let bit = candidates.lowest_bit();
         candidates ^= bit;
-        extend(uas, i + 1, chosen | bit, dead, left - 1, out);
+        branch(uas, i + 1, chosen | bit, dead, left - 1, done)?;
         dead |= bit;
     }
+    ControlFlow::Continue(())
+}
+
+/// Extends `chosen` by `left` cells outside `dead` so that every UA from
+/// `start` on is hit (those before `start` are hit already).
+fn extend(uas: &[u32], start: usize, chosen: u32, dead: u32, left: u32, out: &mut Vec<u32>) {
+    let _ = branch(uas, start, chosen, dead, left, &mut |chosen, dead, left| {
+        complete(chosen, BAND_FULL.without(dead | chosen), left, out);
+        ControlFlow::Continue(())
+    });
 }
 
 /// Pushes `chosen` plus every `left`-cell subset of `free`.
@@ -236,24 +256,15 @@ fn complete(chosen: u32, free: u32, left: u32, out: &mut Vec<u32>) {
 
 /// True when some extension of `chosen` by `left` cells hits every UA.
 fn exists(uas: &[u32], start: usize, chosen: u32, dead: u32, left: usize) -> bool {
-    let Some(offset) = uas[start..].iter().position(|&u| u & chosen == 0) else {
-        return (BAND_FULL.without(dead | chosen)).count_ones() as usize >= left;
-    };
-    if left == 0 {
-        return false;
-    }
-    let i = start + offset;
-    let mut dead = dead;
-    let mut candidates = uas[i].without(dead);
-    while candidates != 0 {
-        let bit = candidates.lowest_bit();
-        candidates ^= bit;
-        if exists(uas, i + 1, chosen | bit, dead, left - 1) {
-            return true;
+    // Stops at the first set that hits every UA and has room for the rest.
+    let mut room = |chosen: u32, dead: u32, left: u32| {
+        if BAND_FULL.without(dead | chosen).count_ones() >= left {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
-        dead |= bit;
-    }
-    false
+    };
+    branch(uas, start, chosen, dead, left as u32, &mut room).is_break()
 }
 
 /// Debug check of the soundness rule: each UA contains the difference
