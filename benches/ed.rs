@@ -58,24 +58,18 @@ fn ed(c: &mut Criterion) {
                 n
             })
         });
-        c.bench_function(&format!("count {n} entries of slice {k}"), |b| {
-            b.iter(|| {
-                let mut grids = 0u64;
-                for e in &entries {
-                    ed.entry_visits(k, e, Choices::HI, |_| grids += 1);
-                }
-                grids
-            })
-        });
-        c.bench_function(&format!("all visits of {n} entries of slice {k}"), |b| {
-            b.iter(|| {
-                let mut visits = 0u64;
-                for e in &entries {
-                    ed.entry_visits(k, e, Choices::ALL, |_| visits += 1);
-                }
-                visits
-            })
-        });
+        // The grids (hi visits) of the entries, then all their visits.
+        for (what, choices) in [("count", Choices::HI), ("all visits of", Choices::ALL)] {
+            c.bench_function(&format!("{what} {n} entries of slice {k}"), |b| {
+                b.iter(|| {
+                    let mut visits = 0u64;
+                    for e in &entries {
+                        ed.entry_visits(k, e, choices, |_| visits += 1);
+                    }
+                    visits
+                })
+            });
+        }
     }
 }
 
