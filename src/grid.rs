@@ -64,6 +64,31 @@ pub const PERMS3: [[u8; 3]; 6] = [
     [2, 1, 0],
 ];
 
+/// The 1,296 orders of the nine rows (or columns) that keep each band's
+/// (stack's) lines together: band order `PERMS3[a]`, then the orders
+/// inside bands 0, 1, 2 (`PERMS3[b]`, `PERMS3[c]`, `PERMS3[d]`), at index
+/// `216a + 36b + 6c + d`. Users rely on this order (`ed::band_index`
+/// decodes a transform number with it): do not reorder it.
+pub fn line_orders() -> Vec<[u8; 9]> {
+    let mut out = Vec::with_capacity(1296);
+    for bands in &PERMS3 {
+        for p0 in &PERMS3 {
+            for p1 in &PERMS3 {
+                for p2 in &PERMS3 {
+                    let mut order = [0u8; 9];
+                    for (k, inner) in [p0, p1, p2].into_iter().enumerate() {
+                        for i in 0..3 {
+                            order[3 * k + i] = 3 * bands[k] + inner[i];
+                        }
+                    }
+                    out.push(order);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A kind of unit, used in error messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {

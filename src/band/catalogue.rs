@@ -23,6 +23,8 @@
 
 use super::{Band, band_to_string, is_valid_band};
 use crate::grid::PERMS3;
+/// The 1,296 column orders that keep each stack's columns together.
+pub(crate) use crate::grid::line_orders as column_orders;
 
 /// Number of bands whose first row is `123456789`.
 pub const NORMALISED_BANDS: usize = 2_612_736;
@@ -293,28 +295,6 @@ fn automorphisms_of(band: &Band, column_orders: &[[u8; 9]]) -> Vec<Automorphism>
         }
     }
     autos
-}
-
-/// The 1,296 column orders that keep each stack's columns together.
-pub(crate) fn column_orders() -> Vec<[u8; 9]> {
-    let mut orders = Vec::with_capacity(1296);
-    for stacks in &PERMS3 {
-        for p0 in &PERMS3 {
-            for p1 in &PERMS3 {
-                for p2 in &PERMS3 {
-                    let inner = [p0, p1, p2];
-                    let mut cols = [0u8; 9];
-                    for (k, &stack) in stacks.iter().enumerate() {
-                        for t in 0..3 {
-                            cols[3 * k + t] = 3 * stack + inner[k][t];
-                        }
-                    }
-                    orders.push(cols);
-                }
-            }
-        }
-    }
-    orders
 }
 
 /// Result cell `9r + j` comes from source cell `9 rows[r] + cols[j]`.

@@ -4,28 +4,7 @@
 //! cross-checking the fast searches in tests; about a tenth of a second per
 //! grid in release builds.
 
-use crate::grid::{CELLS, Grid, PERMS3, Puzzle};
-
-/// All 1,296 line orders (band order × order inside each band).
-fn line_orders() -> Vec<[u8; 9]> {
-    let mut out = Vec::with_capacity(1296);
-    for bands in &PERMS3 {
-        for p0 in &PERMS3 {
-            for p1 in &PERMS3 {
-                for p2 in &PERMS3 {
-                    let mut order = [0u8; 9];
-                    for (k, inner) in [p0, p1, p2].into_iter().enumerate() {
-                        for i in 0..3 {
-                            order[3 * k + i] = 3 * bands[k] + inner[i];
-                        }
-                    }
-                    out.push(order);
-                }
-            }
-        }
-    }
-    out
-}
+use crate::grid::{CELLS, Grid, Puzzle, line_orders};
 
 /// Visits every symmetric image of `cells` (digits 0..=9, 0 = empty) with
 /// digits relabelled in order of first appearance, and returns the smallest
