@@ -542,33 +542,19 @@ mod tests {
             Grid::parse(&repeated),
             Err(ParseError::Repeated { .. })
         ));
-        let twice = format!("11{}", ".".repeat(79));
-        assert_eq!(
-            Puzzle::parse(&twice),
-            Err(ParseError::Repeated {
-                digit: 1,
-                unit: Unit::Row,
-                index: 1
-            })
-        );
-        let column = format!("5{}5{}", ".".repeat(26), ".".repeat(53));
-        assert_eq!(
-            Puzzle::parse(&column),
-            Err(ParseError::Repeated {
-                digit: 5,
-                unit: Unit::Column,
-                index: 1
-            })
-        );
-        let in_box = format!("7{}7{}", ".".repeat(10), ".".repeat(69));
-        assert_eq!(
-            Puzzle::parse(&in_box),
-            Err(ParseError::Repeated {
-                digit: 7,
-                unit: Unit::Box,
-                index: 1
-            })
-        );
+        // A digit twice in the first row, column and box.
+        for (digit, unit, gap) in [(1, Unit::Row, 0), (5, Unit::Column, 26), (7, Unit::Box, 10)] {
+            let text = format!("{digit}{}{digit}{}", ".".repeat(gap), ".".repeat(79 - gap));
+            assert_eq!(
+                Puzzle::parse(&text),
+                Err(ParseError::Repeated {
+                    digit,
+                    unit,
+                    index: 1
+                }),
+                "{text}"
+            );
+        }
     }
 
     #[test]
