@@ -185,11 +185,7 @@ mod tests {
         // Bands 1+2 of a random grid: band 3 of the grid (rows sorted) is
         // among the completions, and every completion is a valid band
         // keeping columns free of repeats.
-        let mut rng = fastrand::Rng::with_seed(3);
-        for _ in 0..20 {
-            let grid = crate::generate::random_grid(&mut rng);
-            let mut bands12 = [0u8; 54];
-            bands12.copy_from_slice(&grid.digits()[..54]);
+        for (grid, bands12) in super::super::tests::random_bands12(3, 20) {
             let mut own: Vec<&[u8]> = grid.digits()[54..].chunks(9).collect();
             own.sort();
             let own: Vec<u8> = own.concat();

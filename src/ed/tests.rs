@@ -14,6 +14,15 @@ fn grid_of(cells: &[u8; 81]) -> Grid {
     Grid::from_digits(*cells).expect("a valid grid")
 }
 
+/// `n` random grids of `seed`, each with its bands 1+2.
+pub(super) fn random_bands12(seed: u64, n: usize) -> impl Iterator<Item = (Grid, [u8; 54])> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    (0..n).map(move |_| {
+        let grid = crate::generate::random_grid(&mut rng);
+        (grid, grid.digits()[..54].try_into().unwrap())
+    })
+}
+
 /// The class with the given rank.
 fn class_at_rank(ed: &Ed, rank: usize) -> usize {
     (0..BANDS).find(|&k| ed.rank(k) == rank).unwrap()
@@ -41,11 +50,7 @@ fn band_order_is_by_n6_then_index() {
 fn band3_walk_counts_agree_with_the_solver() {
     // Bands 1+2 given, the solver counts the band-3 completions with rows in
     // every order: six times the walk's count.
-    let mut rng = fastrand::Rng::with_seed(11);
-    for _ in 0..30 {
-        let grid = crate::generate::random_grid(&mut rng);
-        let mut bands12 = [0u8; 54];
-        bands12.copy_from_slice(&grid.digits()[..54]);
+    for (_, bands12) in random_bands12(11, 30) {
         let mut walk = 0;
         for_each_band3(&bands12, |_| walk += 1);
         let mut cells = [0u8; 81];
