@@ -89,6 +89,22 @@ pub fn line_orders() -> Vec<[u8; 9]> {
     out
 }
 
+/// A uniformly random one of the [`line_orders`]: the bands (stacks)
+/// shuffled, then the lines inside each.
+pub fn random_line_order(rng: &mut fastrand::Rng) -> [u8; 9] {
+    let mut bands = [0u8, 1, 2];
+    rng.shuffle(&mut bands);
+    let mut out = [0u8; 9];
+    for (k, &band) in bands.iter().enumerate() {
+        let mut inner = [0u8, 1, 2];
+        rng.shuffle(&mut inner);
+        for i in 0..3 {
+            out[3 * k + i] = 3 * band + inner[i];
+        }
+    }
+    out
+}
+
 /// A kind of unit, used in error messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {

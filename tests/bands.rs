@@ -31,22 +31,13 @@ fn published_figures() {
 fn shuffled(band: &Band, rng: &mut fastrand::Rng) -> Band {
     let mut rows = [0usize, 1, 2];
     rng.shuffle(&mut rows);
-    let mut stacks = [0usize, 1, 2];
-    rng.shuffle(&mut stacks);
-    let mut cols = [0usize; 9];
-    for (k, &s) in stacks.iter().enumerate() {
-        let mut inner = [0usize, 1, 2];
-        rng.shuffle(&mut inner);
-        for t in 0..3 {
-            cols[3 * k + t] = 3 * s + inner[t];
-        }
-    }
+    let cols = s17::grid::random_line_order(rng);
     let mut relabel: Vec<u8> = (1..=9).collect();
     rng.shuffle(&mut relabel);
     let mut out = [0u8; 27];
     for r in 0..3 {
         for j in 0..9 {
-            out[9 * r + j] = relabel[band[9 * rows[r] + cols[j]] as usize - 1];
+            out[9 * r + j] = relabel[band[9 * rows[r] + cols[j] as usize] as usize - 1];
         }
     }
     out

@@ -1,7 +1,7 @@
 //! [`Transform`]: one symmetry of the sudoku board combined with a digit
 //! relabelling.
 
-use crate::grid::{CELLS, Grid, Puzzle, cell_at, col_of, row_of};
+use crate::grid::{CELLS, Grid, Puzzle, cell_at, col_of, random_line_order, row_of};
 
 /// A validity-preserving map of grids: an optional transposition, then a
 /// row permutation and a column permutation (each = an order of the three
@@ -107,22 +107,9 @@ impl Transform {
 
     /// A uniformly random transform.
     pub fn random(rng: &mut fastrand::Rng) -> Transform {
-        fn lines(rng: &mut fastrand::Rng) -> [u8; 9] {
-            let mut bands = [0u8, 1, 2];
-            rng.shuffle(&mut bands);
-            let mut out = [0u8; 9];
-            for (k, &band) in bands.iter().enumerate() {
-                let mut inner = [0u8, 1, 2];
-                rng.shuffle(&mut inner);
-                for i in 0..3 {
-                    out[3 * k + i] = 3 * band + inner[i];
-                }
-            }
-            out
-        }
         let transpose = rng.bool();
-        let rows = lines(rng);
-        let cols = lines(rng);
+        let rows = random_line_order(rng);
+        let cols = random_line_order(rng);
         let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
         rng.shuffle(&mut digits);
         Transform::new(transpose, rows, cols, digits).expect("valid by construction")
