@@ -1,0 +1,140 @@
+//! What a new user trips on (issue 38), on the real binary in temporary
+//! directories: a closed stderr, byte-order marks, files left behind by
+//! refused runs, exit codes and empty input, and the lines that read
+//! wrong. Each test takes a few seconds on a release build.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+
+use common::fixture;
+
+const BIN: &str = env!("CARGO_BIN_EXE_s17");
+
+/// A random grid of `data/sample-grids.txt` (line 3): a search of a
+/// fraction of a second.
+const GRID: &str =
+    "289615473431782569756349821678251934123497658945836217897523146312964785564178392";
+
+/// The first puzzle of `data/known17.txt`.
+const KNOWN17: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+
+/// The UTF-8 byte-order mark.
+const BOM: &str = "\u{feff}";
+
+/// The test band tables (built by the fixture if missing).
+fn tables() -> &'static str {
+    fixture();
+    concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t")
+}
+
+/// `s17 ARGS` in `dir`, with the test band tables and no colour, log or
+/// progress settings of the caller.
+fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .current_dir(dir)
+        .args(args)
+        .env("S17_TABLES", tables())
+        .env_remove("RUST_LOG")
+        .env_remove("NO_COLOR")
+        .env_remove("S17_PROGRESS_SECS");
+    command
+}
+
+/// [`command`] started with its stdin and stderr on pipes, its stdout on
+/// a pipe too when `stdout` is set.
+fn spawn(dir: &Path, args: &[&str], stdout: bool) -> Child {
+    command(dir, args)
+        .stdin(Stdio::piped())
+        .stdout(if stdout {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run s17")
+}
+
+/// [`command`] run with `stdin` as its standard input.
+fn s17_with(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn(dir, args, true);
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin).expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("wait for s17")
+}
+
+fn s17(dir: &Path, args: &[&str]) -> Output {
+    s17_with(dir, args, b"")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The names of the files in `dir`, sorted.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+// ---------------------------------------------------------------------------
+// 1. A closed stderr
+
+/// Runs `s17 ARGS` with stderr on a pipe that is closed after its first
+/// line, and `stdin` written after that (so the run writes to the closed
+/// pipe): the run must end as it would otherwise, with no panic.
+fn with_stderr_closed(dir: &Path, args: &[&str], stdin: &[u8]) -> std::process::ExitStatus {
+    let mut child = spawn(dir, args, false);
+    let mut input = child.stdin.take().expect("stdin");
+    let mut errors = BufReader::new(child.stderr.take().expect("stderr"));
+    // One bad line first, to be read, then the stream is closed.
+    input.write_all(b"bad line\n").expect("write stdin");
+    input.flush().expect("flush stdin");
+    let mut first = String::new();
+    errors.read_line(&mut first).expect("read stderr");
+    assert!(first.contains("line 1"), "{args:?}: {first}");
+    drop(errors);
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait().expect("wait for s17")
+}
+
+#[test]
+fn a_closed_stderr_ends_the_run_quietly_with_its_own_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad: String = (0..200).map(|i| format!("bad {i}\n")).collect();
+    for command in ["solve", "canon"] {
+        let status = with_stderr_closed(dir.path(), &[command, "-"], bad.as_bytes());
+        // Bad lines: exit 1, as with stderr open; never a panic (101).
+        assert_eq!(status.code(), Some(1), "{command}");
+    }
+    // A scan's summary comes after its search, long after the closed
+    // stderr's first line (a bad grid line).
+    std::fs::write(dir.path().join("grids.txt"), format!("x\n{GRID}\n")).unwrap();
+    let mut child = command(dir.path(), &["-v", "scan", "grids.txt", "-o", "out.txt"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut errors = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    errors.read_line(&mut first).unwrap();
+    assert!(first.contains("grids.txt: line 1"), "{first}");
+    drop(errors);
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+    assert!(dir.path().join("out.txt.done").exists());
+}
+
