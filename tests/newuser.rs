@@ -138,3 +138,64 @@ fn a_closed_stderr_ends_the_run_quietly_with_its_own_exit_code() {
     assert!(dir.path().join("out.txt.done").exists());
 }
 
+// ---------------------------------------------------------------------------
+// 2. Byte-order marks
+
+#[test]
+fn a_byte_order_mark_is_skipped_in_every_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The mark, then a comment: neither makes a bad line.
+    let with_bom = |item: &str| format!("{BOM}# written by a Windows editor\r\n{item}\r\n");
+    std::fs::write(d.join("puzzles.txt"), with_bom(KNOWN17)).unwrap();
+    std::fs::write(d.join("grids.txt"), with_bom(GRID)).unwrap();
+    std::fs::write(d.join("first.txt"), format!("{BOM}{KNOWN17}\n")).unwrap();
+    let grid_in = with_bom(GRID).into_bytes();
+    let puzzle_in = with_bom(KNOWN17).into_bytes();
+    // (arguments, standard input, whether stdout has lines)
+    let runs: [(&[&str], &[u8], bool); 12] = [
+        (&["solve", "puzzles.txt"], b"", true),
+        (&["solve", "first.txt"], b"", true),
+        (&["solve"], &puzzle_in, true),
+        (&["canon", "grids.txt"], b"", true),
+        (&["search", "--input", "grids.txt"], b"", false),
+        (&["search"], &grid_in, false),
+        (&["scan", "grids.txt", "-o", "out.txt"], b"", false),
+        (
+            &[
+                "scan",
+                "grids.txt",
+                "-o",
+                "new.txt",
+                "--known",
+                "puzzles.txt",
+            ],
+            b"",
+            false,
+        ),
+        (&["validate", "puzzles.txt"], b"", false),
+        (&["validate", "first.txt"], b"", false),
+        (&["tune", "--input", "grids.txt"], b"", true),
+        (&["enumerate", "--which", "puzzles.txt"], b"", true),
+    ];
+    for (args, stdin, prints) in runs {
+        let out = s17_with(d, args, stdin);
+        let text = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {text}");
+        assert!(!text.contains("line 1"), "{args:?}: {text}");
+        assert_eq!(!out.stdout.is_empty(), prints, "{args:?}: {text}");
+    }
+    // The puzzle was read as itself: its solution; validate found its 17s.
+    let puzzle = s17::grid::Puzzle::parse(KNOWN17).unwrap();
+    let solution = s17::solver::solve(&puzzle, 2).first.unwrap();
+    let solved = s17(d, &["solve", "first.txt"]);
+    assert_eq!(stdout(&solved), format!("{solution}\n"));
+    let validated = s17(d, &["validate", "first.txt"]);
+    assert!(
+        stderr(&validated).contains("1 puzzles (0 bad lines) on 1 grids"),
+        "{}",
+        stderr(&validated)
+    );
+    let which = s17(d, &["enumerate", "--which", "puzzles.txt"]);
+    assert!(stdout(&which).starts_with("2\t"), "{}", stdout(&which));
+}

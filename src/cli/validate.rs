@@ -75,7 +75,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let bytes = std::fs::read(&args.known).with_context(|| format!("cannot read {name}"))?;
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(&bytes);
-    let text = String::from_utf8_lossy(&bytes);
+    let text = String::from_utf8_lossy(crate::grid::without_bom(&bytes));
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
