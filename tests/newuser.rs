@@ -199,3 +199,106 @@ fn a_byte_order_mark_is_skipped_in_every_input() {
     let which = s17(d, &["enumerate", "--which", "puzzles.txt"]);
     assert!(stdout(&which).starts_with("2\t"), "{}", stdout(&which));
 }
+
+// ---------------------------------------------------------------------------
+// 3. Files left behind
+
+/// Asserts that `out` failed (exit 1) with `message` on stderr.
+fn assert_refused(out: &Output, message: &str) {
+    let text = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains(message), "{message}: {text}");
+}
+
+#[test]
+fn refused_and_failed_runs_leave_no_file_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
+    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    std::fs::create_dir(d.join("D")).unwrap();
+    let before = files_in(d);
+    // An output that is a directory, however the run is asked to open it.
+    for mode in [None, Some("--force"), Some("--resume")] {
+        let runs: [Vec<&str>; 3] = [
+            vec!["scan", "g.txt", "-o", "D"],
+            vec!["exhaust", "--band", "331", "--entries", "0..1", "-o", "D"],
+            vec!["validate", "list.txt", "--checkpoint", "D"],
+        ];
+        for mut args in runs {
+            if let Some(flag) = mode.filter(|_| args[0] != "validate") {
+                args.push(flag);
+            }
+            let out = s17(d, &args);
+            assert_refused(&out, "D is a directory; give the output a file name");
+            assert_eq!(files_in(d), before, "{args:?}");
+            assert!(files_in(&d.join("D")).is_empty(), "{args:?}");
+        }
+    }
+    // An existing output without --resume or --force: no lock file made.
+    std::fs::write(d.join("out.txt"), "").unwrap();
+    let before = files_in(d);
+    let out = s17(d, &["scan", "g.txt", "-o", "out.txt"]);
+    assert_refused(&out, "out.txt already exists; pass --resume");
+    assert_eq!(files_in(d), before);
+    // A resume of a file that is no output of s17 (no checkpoint).
+    let out = s17(d, &["scan", "g.txt", "-o", "out.txt", "--resume"]);
+    assert_refused(&out, "out.txt exists but has no checkpoint");
+    assert_eq!(files_in(d), before);
+    // Band tables that cannot be read: the run stops before its output.
+    let tables = std::fs::read(tables()).unwrap();
+    std::fs::write(d.join("cut.s17t"), &tables[..4096]).unwrap();
+    let before = files_in(d);
+    for args in [
+        &["scan", "g.txt", "-o", "new.txt", "--tables", "cut.s17t"][..],
+        &[
+            "validate",
+            "list.txt",
+            "--checkpoint",
+            "ck.txt",
+            "--tables",
+            "cut.s17t",
+        ],
+        &[
+            "exhaust",
+            "--band",
+            "331",
+            "--entries",
+            "0..1",
+            "-o",
+            "e.txt",
+            "--tables",
+            "cut.s17t",
+        ],
+    ] {
+        let out = s17(d, args);
+        assert_refused(&out, "band table file truncated");
+        assert_eq!(files_in(d), before, "{args:?}");
+    }
+}
+
+#[test]
+fn table_files_go_only_to_existing_directories_and_hints_name_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for args in [
+        &["tables", "build", "--path", "missing/dir/b.s17t"][..],
+        &["search", GRID, "--tables", "missing/b.s17t"],
+    ] {
+        let out = s17(d, args);
+        assert_refused(&out, "cannot write the band tables missing/");
+        assert!(stderr(&out).contains("(make it first"), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("building"), "{}", stderr(&out));
+        assert!(files_in(d).is_empty(), "{args:?}");
+    }
+    // The hint to rebuild a bad file names it when it is not the default.
+    let tables = std::fs::read(tables()).unwrap();
+    std::fs::write(d.join("cut.s17t"), &tables[..4096]).unwrap();
+    let out = s17(d, &["search", GRID, "--tables", "cut.s17t"]);
+    assert_refused(&out, "rebuild with `s17 tables build --path cut.s17t`");
+    let out = command(d, &["search", GRID])
+        .env("S17_TABLES", "cut.s17t")
+        .output()
+        .unwrap();
+    assert_refused(&out, "rebuild with `s17 tables build`");
+}

@@ -106,6 +106,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let span = tracing::info_span!("exhaust", k, entries = ?range);
     let _enter = span.enter();
     let known = read_known(args.known.as_deref())?.map(Arc::new);
+    // The tables before the output: a run that cannot search leaves no
+    // file behind.
+    let (_, tables) = load_tables(&args.search.tables, quiet)?;
     let mode = open_mode(args.resume, args.force);
     let header = crate::exhaust::checkpoint_header(k, &range, &config);
     let (mut files, state) = ResultFiles::open(&output, &header, mode)?;
@@ -116,7 +119,6 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             0
         }
     };
-    let (_, tables) = load_tables(&args.search.tables, quiet)?;
     let ed = Ed::new();
     let mut todo: Vec<Entry> = Vec::new();
     ed.for_each_entry(k, range.clone(), |e| {

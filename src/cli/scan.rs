@@ -87,6 +87,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             Some(Arc::new(set))
         }
     };
+    // The tables before the output: a run that cannot search leaves no
+    // file behind.
+    let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let mode = open_mode(args.resume, args.force);
     // `slice=` as before the flag was renamed: old checkpoints resume.
     let header = checkpoint_header(
@@ -134,7 +137,6 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         "catalogue read"
     );
 
-    let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     // The last grids' rows may use the threads that run out of grids.
     let searcher =
         Searcher::new(&band_catalogue, &tables, config).with_split_rows_after(todo.len());

@@ -117,6 +117,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         );
     }
 
+    // The tables before the checkpoint: a run that cannot search leaves
+    // no file behind.
+    let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let mut files = None;
     let (mut earlier_times, mut times_file) = (Vec::new(), None);
     let mut previous: BTreeMap<usize, Vec<Puzzle>> = BTreeMap::new();
@@ -194,7 +197,6 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     for (position, found) in &previous {
         check(*position, found, None);
     }
-    let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     // The last grids' rows may use the threads that run out of grids.
     let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(todo.len());
     let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");
