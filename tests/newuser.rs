@@ -302,3 +302,162 @@ fn table_files_go_only_to_existing_directories_and_hints_name_them() {
         .unwrap();
     assert_refused(&out, "rebuild with `s17 tables build`");
 }
+
+// ---------------------------------------------------------------------------
+// 4. Exit codes, empty input, ranges past the end
+
+#[test]
+fn usage_errors_exit_two_with_clap_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
+    for (args, message) in [
+        (
+            &["search", "--chunk", "5000", GRID][..],
+            "error: invalid value '5000' for '--chunk <N>': 5000 is not in 16..=4096",
+        ),
+        (
+            &["search", "--ua-limit", "0", GRID],
+            "error: invalid value '0' for '--ua-limit <N>': 0 is not in 1..=256",
+        ),
+        (
+            &["enumerate"],
+            "error: the following required arguments were not provided:\n  \
+             <--band <K>|--all|--bands <A..B>|--which <FILE>>",
+        ),
+        (
+            &["enumerate", "--bands", "0..999", "-o", "c.tsv"],
+            "error: invalid value '0..999' for '--bands <A..B>': slices are 0..416",
+        ),
+        (
+            &["exhaust", "--estimate", "1", "--bands", "400..417"],
+            "error: invalid value '400..417' for '--bands <A..B>': slices are 0..416",
+        ),
+    ] {
+        let out = s17(d, args);
+        let text = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {text}");
+        assert!(text.starts_with(message), "{args:?}: {text}");
+        assert!(out.stdout.is_empty());
+    }
+    assert_eq!(files_in(d), ["g.txt"]);
+}
+
+/// One rule for an input with no item (empty, or only blank and `#`
+/// lines): one line naming it, exit 1, no file made.
+#[test]
+fn empty_input_is_one_error_line_for_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (name, text) in [("empty.txt", ""), ("comments.txt", "# nothing\n\n  \n")] {
+        std::fs::write(d.join(name), text).unwrap();
+        for (args, what) in [
+            (&["solve", name][..], "puzzle"),
+            (&["canon", name], "grid or puzzle"),
+            (&["validate", name, "--checkpoint", "ck.txt"], "puzzle"),
+            (&["scan", name, "-o", "out.txt"], "grid"),
+            (&["tune", "--input", name], "grid"),
+        ] {
+            let out = s17(d, args);
+            let message = format!(
+                "s17 {}: error: no {what} in {name} (it is empty, or holds only blank and '#' lines)\n",
+                args[0]
+            );
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            assert_eq!(stderr(&out), message, "{args:?}");
+            assert!(out.stdout.is_empty());
+        }
+        let out = s17_with(d, &["solve"], text.as_bytes());
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stderr(&out).contains("no puzzle in <stdin>"),
+            "{}",
+            stderr(&out)
+        );
+        for args in [&["search", "--input", name][..], &["search"]] {
+            let out = s17_with(d, args, text.as_bytes());
+            assert_eq!(out.status.code(), Some(1));
+            assert!(stderr(&out).contains("no grid given"), "{}", stderr(&out));
+        }
+    }
+    assert_eq!(files_in(d), ["comments.txt", "empty.txt"]);
+}
+
+#[test]
+fn ranges_past_the_end_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Slice 28 has 80 entries, none holding an ED grid of its own.
+    let out = s17(
+        d,
+        &[
+            "exhaust",
+            "--band",
+            "28",
+            "--entries",
+            "79..500",
+            "-o",
+            "a.txt",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "s17 exhaust: warning: slice 28 has 80 entries (0..80); --entries 79..500 runs \
+             past its end: entries 79..80 are searched"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("slice 28: 1 entries"),
+        "{}",
+        stderr(&out)
+    );
+    let out = s17(
+        d,
+        &[
+            "exhaust",
+            "--band",
+            "28",
+            "--entries",
+            "80..81",
+            "-o",
+            "b.txt",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--entries 80..81 holds none of them: nothing to search"),
+        "{}",
+        stderr(&out)
+    );
+    // No warning for a range inside the slice, or open-ended.
+    let out = s17(
+        d,
+        &[
+            "exhaust",
+            "--band",
+            "28",
+            "--entries",
+            "79..",
+            "-o",
+            "c.txt",
+        ],
+    );
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    // A sample larger than the list: the whole list, said so.
+    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    let out = s17(d, &["validate", "list.txt", "--sample", "5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "s17 validate: warning: --sample 5 is more than the 1 grids of list.txt: the \
+             whole list is searched (in random orientations)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = s17(d, &["validate", "list.txt", "--sample", "1"]);
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+}

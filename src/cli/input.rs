@@ -113,6 +113,13 @@ impl LineSource {
     }
 }
 
+/// The error of an input with no item at all (no line but blank and `#`
+/// lines): `what` names the item (`puzzle`, `grid`), `source` the input.
+/// Every command treats it the same way: one line, exit 1.
+pub fn no_items(what: &str, source: &str) -> anyhow::Error {
+    anyhow::anyhow!("no {what} in {source} (it is empty, or holds only blank and '#' lines)")
+}
+
 /// True for lines that carry no item: blank, or a `#` comment.
 pub fn is_skippable(line: &str) -> bool {
     let t = line.trim();

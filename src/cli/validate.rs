@@ -23,7 +23,7 @@ use crate::solver::count_solutions;
 use super::Outcome;
 use super::common::progress_bar;
 use super::common::{SearchArgs, load_tables};
-use super::input::is_skippable;
+use super::input::{is_skippable, no_items};
 use super::scan::summary;
 
 #[derive(clap::Args, Debug)]
@@ -82,6 +82,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         .map(|(i, l)| (i + 1, l))
         .filter(|(_, l)| !is_skippable(l))
         .collect();
+    if lines.is_empty() {
+        return Err(no_items("puzzle", &name));
+    }
     let checked: Vec<_> = lines
         .par_iter()
         .map(|&(line, t)| (line, check_line(t.trim())))
@@ -103,6 +106,13 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     let index = KnownIndex::new(&good);
     let grids = choose_grids(&index, args.sample, args.seed);
+    if let Some(n) = args.sample.filter(|&n| n > index.grids()) {
+        eprintln!(
+            "s17 validate: warning: --sample {n} is more than the {} grids of {name}: \
+             the whole list is searched (in random orientations)",
+            index.grids()
+        );
+    }
     if !quiet {
         eprintln!(
             "s17 validate: {} puzzles ({bad} bad lines) on {} grids, checked in {:.1} s; searching {} grids{}",
