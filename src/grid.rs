@@ -15,6 +15,18 @@ use crate::bits::Mask81;
 /// Number of cells in a grid.
 pub const CELLS: usize = 81;
 
+/// The UTF-8 byte-order mark some editors (Windows Notepad) put at the
+/// start of a text file.
+pub const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
+
+/// The first line of a file without its [`BYTE_ORDER_MARK`], if it has one:
+/// every reader of grid and puzzle files skips it.
+pub fn without_bom(first_line: &[u8]) -> &[u8] {
+    first_line
+        .strip_prefix(BYTE_ORDER_MARK)
+        .unwrap_or(first_line)
+}
+
 /// Row of a cell.
 #[inline]
 pub const fn row_of(cell: usize) -> usize {

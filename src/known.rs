@@ -16,7 +16,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::canon::{automorphisms, minlex_grid};
-use crate::grid::{Grid, LineError, ParseError, Puzzle};
+use crate::grid::{Grid, LineError, ParseError, Puzzle, without_bom};
 use crate::solver::solve;
 
 /// Why a line of a known-17 list is not a valid 17.
@@ -181,7 +181,7 @@ impl KnownSet {
             path: path.to_path_buf(),
             source,
         })?;
-        let text = String::from_utf8_lossy(&text);
+        let text = String::from_utf8_lossy(without_bom(&text));
         let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
         let (good, bad) = lines
             .par_chunks(1024)

@@ -11,7 +11,10 @@ fn main() -> ExitCode {
     {
         let missing = s17::bits::missing_cpu_features();
         if !missing.is_empty() {
-            eprintln!(
+            // Not `eprintln!`, which panics on a closed stderr.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
                 "s17: error: this build uses CPU features this CPU lacks ({}); rebuild it on \
                  this machine (cargo build --release), or for a baseline with \
                  RUSTFLAGS=\"-C target-cpu=x86-64\" cargo build --release",

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::grid::{Grid, ParseError};
+use crate::grid::{Grid, ParseError, without_bom};
 use crate::output::{Fingerprint, OutputError, ResultFiles};
 use crate::search::{GridResult, Stats};
 use crate::tables::TableError;
@@ -108,9 +108,9 @@ impl GridFile {
         let open = || File::open(path).map(BufReader::new).map_err(io_error(path));
         let mut fingerprint = Fingerprint::new();
         let mut total_entries = 0;
-        for_each_line(open()?, |_, bytes| {
+        for_each_line(open()?, |line, bytes| {
             fingerprint.update(bytes);
-            if carries_entry(bytes) {
+            if carries_entry(text_of(line, bytes)) {
                 total_entries += 1;
             }
         })
@@ -119,6 +119,7 @@ impl GridFile {
         let mut entries = Vec::with_capacity(wanted.len());
         let mut position = 0;
         for_each_line(open()?, |line, bytes| {
+            let bytes = text_of(line, bytes);
             if carries_entry(bytes) {
                 if wanted.contains(&position) {
                     let grid = Grid::parse(String::from_utf8_lossy(bytes).trim_end());
@@ -162,6 +163,12 @@ fn for_each_line(mut reader: impl BufRead, mut f: impl FnMut(usize, &[u8])) -> i
         line += 1;
         f(line, &buffer);
     }
+}
+
+/// The text of line `line` (`bytes`): the first line without a
+/// byte-order mark (the fingerprint keeps the file's bytes as they are).
+fn text_of(line: usize, bytes: &[u8]) -> &[u8] {
+    if line == 1 { without_bom(bytes) } else { bytes }
 }
 
 /// True unless the line is blank or a `#` comment.

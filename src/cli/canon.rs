@@ -8,7 +8,7 @@ use crate::canon::{automorphism_count, minlex_grid, minlex_puzzle};
 use crate::grid::Grid;
 
 use super::Outcome;
-use super::input::LineSource;
+use super::input::{LineSource, no_items};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -44,6 +44,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     }
     out.flush()?;
+    if items == 0 && bad == 0 {
+        return Err(no_items("grid or puzzle", &source.name));
+    }
     if !quiet {
         let secs = start.elapsed().as_secs_f64();
         eprintln!(

@@ -160,6 +160,7 @@ pub fn table_path(given: Option<&Path>) -> anyhow::Result<PathBuf> {
 pub fn open_or_build(path: &Path, quiet: bool) -> anyhow::Result<BandTables<memmap2::Mmap>> {
     match BandTables::open(path) {
         Err(e) if e.is_rebuilt() => {
+            check_table_dir(path)?;
             if !quiet {
                 let why = match e {
                     TableError::Version { found, .. } => {
@@ -179,9 +180,28 @@ pub fn open_or_build(path: &Path, quiet: bool) -> anyhow::Result<BandTables<memm
     }
 }
 
+/// Refuses a table file in a directory that does not exist, unless it is
+/// in the cache directory (made when missing): a file elsewhere
+/// (`--path`, `--tables`, `$S17_TABLES`) must go to a directory that
+/// exists, so that a mistyped path is refused rather than made.
+fn check_table_dir(path: &Path) -> anyhow::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let in_cache = dirs::cache_dir().is_some_and(|cache| path.starts_with(cache));
+    if let Some(dir) = dir.filter(|d| !in_cache && !d.is_dir()) {
+        anyhow::bail!(
+            "cannot write the band tables {}: no directory {} (make it first, or give a \
+             file in an existing directory)",
+            path.display(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
 /// Builds the band tables at `path`, with a progress bar on stderr when
 /// `show` is set.
 pub fn build_tables(path: &Path, show: bool) -> anyhow::Result<BuildSummary> {
+    check_table_dir(path)?;
     let bar = if show {
         indicatif::ProgressBar::new(0)
     } else {
@@ -202,13 +222,20 @@ pub fn build_tables(path: &Path, show: bool) -> anyhow::Result<BuildSummary> {
 }
 
 /// A table error for the user: the errors that do not name the file get
-/// it as context.
+/// it as context, and their `s17 tables build` hint gets `--path PATH`
+/// when the file is not the default one.
 pub fn table_error(err: TableError, path: &Path) -> anyhow::Error {
     if err.names_file() {
-        anyhow::Error::new(err)
-    } else {
-        anyhow::Error::new(err).context(format!("band tables {}", path.display()))
+        return anyhow::Error::new(err);
     }
+    let is_default = default_table_path().is_ok_and(|default| default == path);
+    let context = format!("band tables {}", path.display());
+    if is_default {
+        return anyhow::Error::new(err).context(context);
+    }
+    let command = format!("`s17 tables build --path {}`", path.display());
+    let message = err.to_string().replace("`s17 tables build`", &command);
+    anyhow::anyhow!(message).context(context)
 }
 
 /// The known list at `path` (`--known`), if one is given; a bad line in

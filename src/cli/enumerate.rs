@@ -23,6 +23,7 @@ use super::common::init_threads;
 use super::input::{LineSource, is_skippable_bytes};
 
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["band", "all", "bands", "which"])))]
 pub struct Args {
     /// The slice: catalogue index of band 1 (0-415).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(0..BANDS as i64))]
@@ -40,7 +41,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["band", "bands"], requires = "output")]
     pub all: bool,
     /// Count the slices A to B-1, one line each, into --output (resumable).
-    #[arg(long, value_name = "A..B", value_parser = parse_range, conflicts_with = "band", requires = "output")]
+    #[arg(long, value_name = "A..B", value_parser = parse_slices, conflicts_with = "band", requires = "output")]
     pub bands: Option<Range<u64>>,
     /// The counts file of --all or --bands.
     #[arg(long, short, value_name = "FILE")]
@@ -87,6 +88,21 @@ pub(super) fn parse_range(text: &str) -> Result<Range<u64>, String> {
     Ok(a..b)
 }
 
+/// A range of slices (`--bands A..B`): [`parse_range`] within
+/// `0..416`, an open end (`A..`) meaning the last slice.
+pub(super) fn parse_slices(text: &str) -> Result<Range<u64>, String> {
+    let range = parse_range(text)?;
+    let end = if range.end == u64::MAX {
+        BANDS as u64
+    } else {
+        range.end
+    };
+    if end > BANDS as u64 || range.start > end {
+        return Err(format!("slices are 0..{BANDS}, got {text}"));
+    }
+    Ok(range.start..end)
+}
+
 pub fn run(args: Args, quiet: bool) -> Outcome {
     init_threads(args.threads)?;
     if let Some(path) = &args.which {
@@ -95,21 +111,12 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     if args.all || args.bands.is_some() {
         let slices = args.bands.clone().unwrap_or(0..BANDS as u64);
-        if slices.end > BANDS as u64 {
-            bail!(
-                "--bands {}..{}: slices are 0..{BANDS}",
-                slices.start,
-                slices.end
-            );
-        }
         let ed = Ed::new();
         let output = args.output.as_deref().expect("clap requires --output");
         let slices = slices.start as usize..slices.end as usize;
         return count_slices(&ed, slices, output, args.resume, args.force, quiet);
     }
-    let Some(k) = args.band.map(usize::from) else {
-        bail!("say which slice (--band K), --all, or --which FILE");
-    };
+    let k = usize::from(args.band.expect("clap requires a mode"));
     let ed = Ed::new();
     let range = args.entries.clone().unwrap_or(0..u64::MAX);
     if args.count {

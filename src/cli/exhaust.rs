@@ -21,7 +21,7 @@ use super::Outcome;
 use super::common::{
     SearchArgs, load_tables, open_mode, progress_bar, read_known, report_new, warn_untracked_new,
 };
-use super::enumerate::parse_range;
+use super::enumerate::{parse_range, parse_slices};
 use super::search::format_stats;
 
 #[derive(clap::Args, Debug)]
@@ -66,7 +66,7 @@ pub struct Args {
     #[arg(long, value_name = "N", conflicts_with_all = ["band", "output", "resume", "force"])]
     pub estimate: Option<u64>,
     /// With --estimate: the slices sampled.
-    #[arg(long, value_name = "A..B", value_parser = parse_range, requires = "estimate")]
+    #[arg(long, value_name = "A..B", value_parser = parse_slices, requires = "estimate")]
     pub bands: Option<Range<u64>>,
     /// With --estimate: the seed of the sample.
     #[arg(long, default_value_t = 17, requires = "estimate")]
@@ -90,9 +90,28 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let k = usize::from(args.band.expect("clap requires --band"));
     let output = args.output.clone().expect("clap requires --output");
     let range = args.entries.clone().unwrap_or(0..u64::MAX);
+    let entries = slice_counts()[k].0;
+    if range.end != u64::MAX && range.end > entries && !quiet {
+        eprintln!(
+            "s17 exhaust: warning: slice {k} has {entries} entries (0..{entries}); --entries {}..{} {}",
+            range.start,
+            range.end,
+            if range.start >= entries {
+                "holds none of them: nothing to search".to_string()
+            } else {
+                format!(
+                    "runs past its end: entries {}..{entries} are searched",
+                    range.start
+                )
+            }
+        );
+    }
     let span = tracing::info_span!("exhaust", k, entries = ?range);
     let _enter = span.enter();
     let known = read_known(args.known.as_deref())?.map(Arc::new);
+    // The tables before the output: a run that cannot search leaves no
+    // file behind.
+    let (_, tables) = load_tables(&args.search.tables, quiet)?;
     let mode = open_mode(args.resume, args.force);
     let header = crate::exhaust::checkpoint_header(k, &range, &config);
     let (mut files, state) = ResultFiles::open(&output, &header, mode)?;
@@ -103,7 +122,6 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             0
         }
     };
-    let (_, tables) = load_tables(&args.search.tables, quiet)?;
     let ed = Ed::new();
     let mut todo: Vec<Entry> = Vec::new();
     ed.for_each_entry(k, range.clone(), |e| {

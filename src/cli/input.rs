@@ -12,7 +12,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::grid::Puzzle;
+use crate::grid::{BYTE_ORDER_MARK, Puzzle};
 
 /// A named line source: a file, or standard input.
 pub struct LineSource {
@@ -51,8 +51,9 @@ impl LineSource {
         }
     }
 
-    /// The next line (1-based number, bytes without the `\n`), or `None` at
-    /// the end; an I/O error names the source and line.
+    /// The next line (1-based number, bytes without the `\n`, and without
+    /// a byte-order mark for the first), or `None` at the end; an I/O error
+    /// names the source and line.
     pub fn next_line(&mut self) -> anyhow::Result<Option<(usize, &[u8])>> {
         self.buffer.clear();
         let read = self
@@ -63,6 +64,9 @@ impl LineSource {
             return Ok(None);
         }
         self.number += 1;
+        if self.number == 1 && self.buffer.starts_with(BYTE_ORDER_MARK) {
+            self.buffer.drain(..BYTE_ORDER_MARK.len());
+        }
         if self.buffer.last() == Some(&b'\n') {
             self.buffer.pop();
         }
@@ -109,6 +113,13 @@ impl LineSource {
     }
 }
 
+/// The error of an input with no item at all (no line but blank and `#`
+/// lines): `what` names the item (`puzzle`, `grid`), `source` the input.
+/// Every command treats it the same way: one line, exit 1.
+pub fn no_items(what: &str, source: &str) -> anyhow::Error {
+    anyhow::anyhow!("no {what} in {source} (it is empty, or holds only blank and '#' lines)")
+}
+
 /// True for lines that carry no item: blank, or a `#` comment.
 pub fn is_skippable(line: &str) -> bool {
     let t = line.trim();
@@ -147,6 +158,10 @@ mod tests {
             (4, b"last".to_vec()),
         ];
         assert_eq!(seen, expected);
+        let mut s = source(b"\xef\xbb\xbf# note\n\xef\xbb\xbfx\n");
+        assert_eq!(s.next_line().unwrap(), Some((1, &b"# note"[..])));
+        // Only the file's first bytes can be its byte-order mark.
+        assert_eq!(s.next_line().unwrap(), Some((2, &b"\xef\xbb\xbfx"[..])));
         let text: Vec<_> = source(b"a\n\xffb\n")
             .numbered_lines()
             .map(|r| r.unwrap())

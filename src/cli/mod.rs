@@ -2,11 +2,25 @@
 //!
 //! Exit codes: 0 success, 1 bad input (a malformed line, a failed check) or
 //! another runtime error, 2 usage (clap's own code). A closed stdout (broken
-//! pipe, e.g. `s17 canon | head`) ends the run quietly with 0.
+//! pipe, e.g. `s17 canon | head`) ends the run quietly with 0. A closed
+//! stderr (`s17 solve bad.txt 2>&1 | head -1`) drops the messages and the
+//! run goes on to its own exit code ([`eprintln!`] below).
 
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// std's `eprintln!` for the command line, minus its panic: a line on
+/// stderr that is dropped when stderr is closed (std's macro panics, exit
+/// 101), so the run ends as it would have with nobody reading stderr.
+/// Defined before the `mod` lines, it takes the place of std's macro in
+/// every file of `src/cli/`.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 mod campaign;
 mod canon;
@@ -109,9 +123,16 @@ fn init_tracing(verbose: u8, quiet: bool) {
         _ => "trace",
     };
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
+    // Colour only on a terminal, and never with NO_COLOR set (no-color.org).
+    // A failed write (a closed stderr) is dropped: the subscriber's own
+    // report of it would panic in std's `eprintln!`.
+    let stderr_is_terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(stderr_is_terminal && !no_color)
         .with_writer(std::io::stderr)
+        .log_internal_errors(false)
         .with_target(false)
         .try_init();
 }

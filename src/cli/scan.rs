@@ -17,6 +17,7 @@ use super::Outcome;
 use super::common::{
     SearchArgs, load_tables, open_mode, progress_bar, report_new, warn_untracked_new,
 };
+use super::input::no_items;
 use super::search::format_stats;
 
 #[derive(clap::Args, Debug)]
@@ -63,6 +64,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let _enter = span.enter();
     let name = args.grids.display().to_string();
     let grid_file = GridFile::read(&args.grids, args.part).context("cannot read the catalogue")?;
+    if grid_file.total_entries == 0 {
+        return Err(no_items("grid", &name));
+    }
     let mut bad = 0u64;
     for (line, err) in grid_file.bad_lines() {
         eprintln!("s17 scan: {name}: line {line}: {err}");
@@ -87,6 +91,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             Some(Arc::new(set))
         }
     };
+    // The tables before the output: a run that cannot search leaves no
+    // file behind.
+    let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let mode = open_mode(args.resume, args.force);
     // `slice=` as before the flag was renamed: old checkpoints resume.
     let header = checkpoint_header(
@@ -134,7 +141,6 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         "catalogue read"
     );
 
-    let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     // The last grids' rows may use the threads that run out of grids.
     let searcher =
         Searcher::new(&band_catalogue, &tables, config).with_split_rows_after(todo.len());

@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::solver::{count_solutions, solve};
 
 use super::Outcome;
-use super::input::LineSource;
+use super::input::{LineSource, no_items};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -47,6 +47,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     }
     out.flush()?;
+    if puzzles == 0 && bad == 0 {
+        return Err(no_items("puzzle", &source.name));
+    }
     if !quiet {
         let secs = start.elapsed().as_secs_f64();
         eprintln!(

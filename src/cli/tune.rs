@@ -18,6 +18,7 @@ use crate::search::{SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
 use super::Outcome;
 use super::common::progress_bar;
 use super::common::{TablesArg, init_threads, load_tables, tuning_args};
+use super::input::no_items;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -133,6 +134,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let grids: Vec<(usize, Grid)> = match (&args.input, args.random) {
         (Some(path), _) => {
             let catalogue = GridFile::read(path, Part::WHOLE).context("cannot read the grids")?;
+            if catalogue.total_entries == 0 {
+                return Err(no_items("grid", &path.display().to_string()));
+            }
             for (line, err) in catalogue.bad_lines() {
                 eprintln!("s17 tune: {}: line {line}: {err}", path.display());
                 good = false;

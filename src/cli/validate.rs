@@ -23,7 +23,7 @@ use crate::solver::count_solutions;
 use super::Outcome;
 use super::common::progress_bar;
 use super::common::{SearchArgs, load_tables};
-use super::input::is_skippable;
+use super::input::{is_skippable, no_items};
 use super::scan::summary;
 
 #[derive(clap::Args, Debug)]
@@ -75,13 +75,16 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let bytes = std::fs::read(&args.known).with_context(|| format!("cannot read {name}"))?;
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(&bytes);
-    let text = String::from_utf8_lossy(&bytes);
+    let text = String::from_utf8_lossy(crate::grid::without_bom(&bytes));
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l))
         .filter(|(_, l)| !is_skippable(l))
         .collect();
+    if lines.is_empty() {
+        return Err(no_items("puzzle", &name));
+    }
     let checked: Vec<_> = lines
         .par_iter()
         .map(|&(line, t)| (line, check_line(t.trim())))
@@ -103,6 +106,13 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     let index = KnownIndex::new(&good);
     let grids = choose_grids(&index, args.sample, args.seed);
+    if let Some(n) = args.sample.filter(|&n| n > index.grids()) {
+        eprintln!(
+            "s17 validate: warning: --sample {n} is more than the {} grids of {name}: \
+             the whole list is searched (in random orientations)",
+            index.grids()
+        );
+    }
     if !quiet {
         eprintln!(
             "s17 validate: {} puzzles ({bad} bad lines) on {} grids, checked in {:.1} s; searching {} grids{}",
@@ -117,6 +127,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         );
     }
 
+    // The tables before the checkpoint: a run that cannot search leaves
+    // no file behind.
+    let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let mut files = None;
     let (mut earlier_times, mut times_file) = (Vec::new(), None);
     let mut previous: BTreeMap<usize, Vec<Puzzle>> = BTreeMap::new();
@@ -194,7 +207,6 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     for (position, found) in &previous {
         check(*position, found, None);
     }
-    let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     // The last grids' rows may use the threads that run out of grids.
     let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(todo.len());
     let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");

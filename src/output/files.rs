@@ -70,69 +70,48 @@ impl ResultFiles {
         header: &str,
         mode: OpenMode,
     ) -> Result<(ResultFiles, Reconciled), OutputError> {
-        let lock = OutputLock::acquire(output)?;
         let checkpoint = checkpoint_path(output);
         let exists = |p: &Path| p.try_exists().map_err(io_error(p));
-        let (out_exists, done_exists) = (exists(output)?, exists(&checkpoint)?);
-        let fresh = Reconciled {
-            checkpoint: format!("{header}\n").into_bytes(),
-            ..Reconciled::default()
-        };
-        let state = match mode {
-            OpenMode::Create if out_exists => {
-                return Err(OutputError::OutputExists(output.to_path_buf()));
+        // Refused before any file is made (the lock file included): an
+        // output that is a directory, and one that exists without --resume
+        // or --force (checked again under the lock).
+        for path in [output, &checkpoint] {
+            if path.is_dir() {
+                return Err(OutputError::IsDirectory(path.to_path_buf()));
             }
-            OpenMode::Create if done_exists => return Err(OutputError::OutputExists(checkpoint)),
-            OpenMode::Create | OpenMode::Overwrite => fresh,
-            OpenMode::Resume if !out_exists && !done_exists => fresh,
-            OpenMode::Resume if !done_exists => {
-                return Err(OutputError::NoCheckpoint {
-                    output: output.to_path_buf(),
-                    checkpoint,
-                });
-            }
-            OpenMode::Resume => {
-                let old_output = if out_exists {
-                    fs::read(output).map_err(io_error(output))?
-                } else {
-                    Vec::new()
-                };
-                let old_checkpoint = fs::read(&checkpoint).map_err(io_error(&checkpoint))?;
-                reconcile(header, &old_output, &old_checkpoint).map_err(|found| {
-                    OutputError::Mismatch {
-                        path: checkpoint.clone(),
-                        expected: header.to_string(),
-                        found,
-                    }
-                })?
-            }
-        };
-        // A run started over drops the 17s not in a known list of the run
-        // it replaces (`--known` writes the file afresh).
-        if mode == OpenMode::Overwrite {
-            let new = new_path(output);
-            if exists(&new)? {
-                fs::remove_file(&new).map_err(io_error(&new))?;
+            if mode == OpenMode::Create && exists(path)? {
+                return Err(OutputError::OutputExists(path.to_path_buf()));
             }
         }
-        // The checkpoint first: an output without a checkpoint is refused on
-        // resume, a checkpoint without an output is not.
-        write_atomically(&checkpoint, &state.checkpoint).map_err(io_error(&checkpoint))?;
-        write_atomically(output, &state.output).map_err(io_error(output))?;
-        let append = |p: &Path| OpenOptions::new().append(true).open(p).map_err(io_error(p));
-        let files = ResultFiles {
-            output: append(output)?,
-            checkpoint: append(&checkpoint)?,
-            output_path: output.to_path_buf(),
-            checkpoint_path: checkpoint,
-            sync_every: Duration::from_secs(5),
-            last_sync: Instant::now(),
-            unsynced: 0,
-            buffer: Vec::new(),
-            new: None,
-            _lock: lock,
-        };
-        Ok((files, state))
+        let lock = OutputLock::acquire(output)?;
+        let (out_exists, done_exists) = (exists(output)?, exists(&checkpoint)?);
+        match open_locked(output, &checkpoint, header, mode, (out_exists, done_exists)) {
+            Ok((output_file, checkpoint_file, state)) => {
+                let files = ResultFiles {
+                    output: output_file,
+                    checkpoint: checkpoint_file,
+                    output_path: output.to_path_buf(),
+                    checkpoint_path: checkpoint,
+                    sync_every: Duration::from_secs(5),
+                    last_sync: Instant::now(),
+                    unsynced: 0,
+                    buffer: Vec::new(),
+                    new: None,
+                    _lock: lock,
+                };
+                Ok((files, state))
+            }
+            Err(e) => {
+                // A refused or failed open leaves no file it made.
+                for (path, existed) in [(output, out_exists), (&checkpoint, done_exists)] {
+                    if !existed {
+                        let _ = fs::remove_file(path);
+                    }
+                }
+                lock.discard();
+                Err(e)
+            }
+        }
     }
 
     /// From now on, also writes the 17s not in `known` to `FILE.new`
@@ -234,4 +213,66 @@ impl ResultFiles {
     pub fn checkpoint_path(&self) -> &Path {
         &self.checkpoint_path
     }
+}
+
+/// [`ResultFiles::open`] under the lock, `existed` saying whether the
+/// output and the checkpoint existed: the state of the run (repaired on
+/// resume), and the output and checkpoint written and open for appending.
+fn open_locked(
+    output: &Path,
+    checkpoint: &Path,
+    header: &str,
+    mode: OpenMode,
+    existed: (bool, bool),
+) -> Result<(File, File, Reconciled), OutputError> {
+    let (out_exists, done_exists) = existed;
+    let fresh = Reconciled {
+        checkpoint: format!("{header}\n").into_bytes(),
+        ..Reconciled::default()
+    };
+    let state = match mode {
+        OpenMode::Create if out_exists => {
+            return Err(OutputError::OutputExists(output.to_path_buf()));
+        }
+        OpenMode::Create if done_exists => {
+            return Err(OutputError::OutputExists(checkpoint.to_path_buf()));
+        }
+        OpenMode::Create | OpenMode::Overwrite => fresh,
+        OpenMode::Resume if !out_exists && !done_exists => fresh,
+        OpenMode::Resume if !done_exists => {
+            return Err(OutputError::NoCheckpoint {
+                output: output.to_path_buf(),
+                checkpoint: checkpoint.to_path_buf(),
+            });
+        }
+        OpenMode::Resume => {
+            let old_output = if out_exists {
+                fs::read(output).map_err(io_error(output))?
+            } else {
+                Vec::new()
+            };
+            let old_checkpoint = fs::read(checkpoint).map_err(io_error(checkpoint))?;
+            reconcile(header, &old_output, &old_checkpoint).map_err(|found| {
+                OutputError::Mismatch {
+                    path: checkpoint.to_path_buf(),
+                    expected: header.to_string(),
+                    found,
+                }
+            })?
+        }
+    };
+    // A run started over drops the 17s not in a known list of the run
+    // it replaces (`--known` writes the file afresh).
+    if mode == OpenMode::Overwrite {
+        let new = new_path(output);
+        if new.try_exists().map_err(io_error(&new))? {
+            fs::remove_file(&new).map_err(io_error(&new))?;
+        }
+    }
+    // The checkpoint first: an output without a checkpoint is refused on
+    // resume, a checkpoint without an output is not.
+    write_atomically(checkpoint, &state.checkpoint).map_err(io_error(checkpoint))?;
+    write_atomically(output, &state.output).map_err(io_error(output))?;
+    let append = |p: &Path| OpenOptions::new().append(true).open(p).map_err(io_error(p));
+    Ok((append(output)?, append(checkpoint)?, state))
 }

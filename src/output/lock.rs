@@ -14,7 +14,11 @@
 //!
 //! The lock file is left in place after the run: removing it while another
 //! process may have it open would let two runs lock two different files of
-//! the same name. Its content (a process id) is informative only.
+//! the same name. Its content (a process id) is informative only. One
+//! exception: a run refused before it wrote anything removes the lock file
+//! it created ([`OutputLock::discard`]), so that it leaves no file behind;
+//! a run that opened that file meanwhile finds, once it holds the lock, that
+//! the name no longer leads to its file, and takes the lock again.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read, Seek, Write};
@@ -50,12 +54,67 @@ pub fn lock_path(output: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Opens the lock file at `path`, creating it if missing; true if it was
+/// created.
+fn open_lock_file(path: &Path) -> io::Result<(File, bool)> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(true);
+    match options.clone().create_new(true).open(path) {
+        Ok(file) => Ok((file, true)),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok((options.open(path)?, false)),
+        Err(e) => Err(e),
+    }
+}
+
+/// True if `path` still names the open `file` (always on systems without
+/// file identities to compare, which do not remove open files).
+fn names_file(path: &Path, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(path), file.metadata()) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, file);
+        true
+    }
+}
+
+/// The error of a failed `try_lock` of `file`, the lock file of `output`
+/// at `path`: [`LockError::Busy`] naming the holder's process id.
+fn lock_error(error: TryLockError, output: &Path, path: &Path, mut file: File) -> LockError {
+    match error {
+        TryLockError::WouldBlock => {
+            let mut text = String::new();
+            let holder = file
+                .read_to_string(&mut text)
+                .ok()
+                .and_then(|_| text.trim().parse().ok());
+            LockError::Busy {
+                output: output.to_path_buf(),
+                lock: path.to_path_buf(),
+                holder,
+            }
+        }
+        TryLockError::Error(source) => LockError::Io {
+            lock: path.to_path_buf(),
+            source,
+        },
+    }
+}
+
 /// An exclusive advisory lock on an output, held until dropped.
 #[derive(Debug)]
 pub struct OutputLock {
     /// Kept open: closing it releases the lock.
-    _file: File,
+    file: File,
     path: PathBuf,
+    /// This lock made the lock file (it did not exist before).
+    created: bool,
 }
 
 impl OutputLock {
@@ -68,29 +127,21 @@ impl OutputLock {
             lock: path.clone(),
             source,
         };
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io_error)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let holder = file
-                    .read_to_string(&mut text)
-                    .ok()
-                    .and_then(|_| text.trim().parse().ok());
-                return Err(LockError::Busy {
-                    output: output.to_path_buf(),
-                    lock: path,
-                    holder,
-                });
+        let (mut file, created) = loop {
+            let (file, created) = match open_lock_file(&path) {
+                Ok(opened) => opened,
+                // Removed between the two opens by a run that gave up.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io_error(e)),
+            };
+            match file.try_lock() {
+                // Removed by a run that gave up before this one locked it:
+                // another run may lock the new file of that name.
+                Ok(()) if !names_file(&path, &file) => continue,
+                Ok(()) => break (file, created),
+                Err(e) => return Err(lock_error(e, output, &path, file)),
             }
-            Err(TryLockError::Error(e)) => return Err(io_error(e)),
-        }
+        };
         // Ours now: say who holds it, for the message of a refused run.
         let write_pid = |file: &mut File| -> io::Result<()> {
             file.set_len(0)?;
@@ -99,7 +150,20 @@ impl OutputLock {
             file.flush()
         };
         write_pid(&mut file).map_err(io_error)?;
-        Ok(OutputLock { _file: file, path })
+        Ok(OutputLock {
+            file,
+            path,
+            created,
+        })
+    }
+
+    /// Releases the lock, removing the lock file if this lock created it:
+    /// for a run refused before it wrote anything (see the module note).
+    pub fn discard(self) {
+        if self.created {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        drop(self.file);
     }
 
     /// The lock file.
@@ -141,5 +205,32 @@ mod tests {
         let err = OutputLock::acquire(&dir.path().join("no/such/out.txt")).unwrap_err();
         assert!(matches!(err, LockError::Io { .. }), "{err:?}");
         assert!(err.to_string().contains("out.txt.lock"), "{err}");
+    }
+
+    /// A discarded lock removes the lock file it made, and only that one;
+    /// a waiter that opened the removed file locks the new one instead.
+    #[test]
+    fn a_discarded_lock_removes_only_the_file_it_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("out.txt");
+        let lock = lock_path(&output);
+        OutputLock::acquire(&output).unwrap().discard();
+        assert!(!lock.exists());
+        drop(OutputLock::acquire(&output).unwrap());
+        assert!(lock.exists());
+        OutputLock::acquire(&output).unwrap().discard();
+        assert!(lock.exists(), "made by an earlier lock: kept");
+
+        // The waiter's file is removed (as a refused run discards it) while
+        // it is open: the name no longer leads to it, so a lock on it is
+        // not the output's lock.
+        #[cfg(unix)]
+        {
+            let waiter = OpenOptions::new().read(true).open(&lock).unwrap();
+            std::fs::remove_file(&lock).unwrap();
+            assert!(!names_file(&lock, &waiter));
+            let held = OutputLock::acquire(&output).unwrap();
+            assert!(names_file(&lock, &held.file));
+        }
     }
 }

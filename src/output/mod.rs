@@ -83,6 +83,8 @@ pub enum OutputError {
     Locked(#[from] LockError),
     #[error("{} already exists; pass --resume to continue that run, or --force to start over", .0.display())]
     OutputExists(PathBuf),
+    #[error("{} is a directory; give the output a file name (e.g. {})", .0.display(), .0.join("out.txt").display())]
+    IsDirectory(PathBuf),
     #[error(
         "{} exists but has no checkpoint {}, so it is not a resumable output; \
          pass --force to overwrite it",

@@ -1,0 +1,463 @@
+//! What a new user trips on (issue 38), on the real binary in temporary
+//! directories: a closed stderr, byte-order marks, files left behind by
+//! refused runs, exit codes and empty input, and the lines that read
+//! wrong. Each test takes a few seconds on a release build.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+
+use common::fixture;
+
+const BIN: &str = env!("CARGO_BIN_EXE_s17");
+
+/// A random grid of `data/sample-grids.txt` (line 3): a search of a
+/// fraction of a second.
+const GRID: &str =
+    "289615473431782569756349821678251934123497658945836217897523146312964785564178392";
+
+/// The first puzzle of `data/known17.txt`.
+const KNOWN17: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+
+/// The UTF-8 byte-order mark.
+const BOM: &str = "\u{feff}";
+
+/// The test band tables (built by the fixture if missing).
+fn tables() -> &'static str {
+    fixture();
+    concat!(env!("CARGO_TARGET_TMPDIR"), "/bands.s17t")
+}
+
+/// `s17 ARGS` in `dir`, with the test band tables and no colour, log or
+/// progress settings of the caller.
+fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .current_dir(dir)
+        .args(args)
+        .env("S17_TABLES", tables())
+        .env_remove("RUST_LOG")
+        .env_remove("NO_COLOR")
+        .env_remove("S17_PROGRESS_SECS");
+    command
+}
+
+/// [`command`] started with its stdin and stderr on pipes, its stdout on
+/// a pipe too when `stdout` is set.
+fn spawn(dir: &Path, args: &[&str], stdout: bool) -> Child {
+    command(dir, args)
+        .stdin(Stdio::piped())
+        .stdout(if stdout {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run s17")
+}
+
+/// [`command`] run with `stdin` as its standard input.
+fn s17_with(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn(dir, args, true);
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin).expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("wait for s17")
+}
+
+fn s17(dir: &Path, args: &[&str]) -> Output {
+    s17_with(dir, args, b"")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The names of the files in `dir`, sorted.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+// ---------------------------------------------------------------------------
+// 1. A closed stderr
+
+/// Runs `s17 ARGS` with stderr on a pipe that is closed after its first
+/// line, and `stdin` written after that (so the run writes to the closed
+/// pipe): the run must end as it would otherwise, with no panic.
+fn with_stderr_closed(dir: &Path, args: &[&str], stdin: &[u8]) -> std::process::ExitStatus {
+    let mut child = spawn(dir, args, false);
+    let mut input = child.stdin.take().expect("stdin");
+    let mut errors = BufReader::new(child.stderr.take().expect("stderr"));
+    // One bad line first, to be read, then the stream is closed.
+    input.write_all(b"bad line\n").expect("write stdin");
+    input.flush().expect("flush stdin");
+    let mut first = String::new();
+    errors.read_line(&mut first).expect("read stderr");
+    assert!(first.contains("line 1"), "{args:?}: {first}");
+    drop(errors);
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait().expect("wait for s17")
+}
+
+#[test]
+fn a_closed_stderr_ends_the_run_quietly_with_its_own_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad: String = (0..200).map(|i| format!("bad {i}\n")).collect();
+    for command in ["solve", "canon"] {
+        let status = with_stderr_closed(dir.path(), &[command, "-"], bad.as_bytes());
+        // Bad lines: exit 1, as with stderr open; never a panic (101).
+        assert_eq!(status.code(), Some(1), "{command}");
+    }
+    // A scan's summary comes after its search, long after the closed
+    // stderr's first line (a bad grid line).
+    std::fs::write(dir.path().join("grids.txt"), format!("x\n{GRID}\n")).unwrap();
+    let mut child = command(dir.path(), &["-v", "scan", "grids.txt", "-o", "out.txt"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut errors = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    errors.read_line(&mut first).unwrap();
+    assert!(first.contains("grids.txt: line 1"), "{first}");
+    drop(errors);
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+    assert!(dir.path().join("out.txt.done").exists());
+}
+
+// ---------------------------------------------------------------------------
+// 2. Byte-order marks
+
+#[test]
+fn a_byte_order_mark_is_skipped_in_every_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The mark, then a comment: neither makes a bad line.
+    let with_bom = |item: &str| format!("{BOM}# written by a Windows editor\r\n{item}\r\n");
+    std::fs::write(d.join("puzzles.txt"), with_bom(KNOWN17)).unwrap();
+    std::fs::write(d.join("grids.txt"), with_bom(GRID)).unwrap();
+    std::fs::write(d.join("first.txt"), format!("{BOM}{KNOWN17}\n")).unwrap();
+    let grid_in = with_bom(GRID).into_bytes();
+    let puzzle_in = with_bom(KNOWN17).into_bytes();
+    // (arguments, standard input, whether stdout has lines)
+    let runs: [(&[&str], &[u8], bool); 12] = [
+        (&["solve", "puzzles.txt"], b"", true),
+        (&["solve", "first.txt"], b"", true),
+        (&["solve"], &puzzle_in, true),
+        (&["canon", "grids.txt"], b"", true),
+        (&["search", "--input", "grids.txt"], b"", false),
+        (&["search"], &grid_in, false),
+        (&["scan", "grids.txt", "-o", "out.txt"], b"", false),
+        (
+            &[
+                "scan",
+                "grids.txt",
+                "-o",
+                "new.txt",
+                "--known",
+                "puzzles.txt",
+            ],
+            b"",
+            false,
+        ),
+        (&["validate", "puzzles.txt"], b"", false),
+        (&["validate", "first.txt"], b"", false),
+        (&["tune", "--input", "grids.txt"], b"", true),
+        (&["enumerate", "--which", "puzzles.txt"], b"", true),
+    ];
+    for (args, stdin, prints) in runs {
+        let out = s17_with(d, args, stdin);
+        let text = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {text}");
+        assert!(!text.contains("line 1"), "{args:?}: {text}");
+        assert_eq!(!out.stdout.is_empty(), prints, "{args:?}: {text}");
+    }
+    // The puzzle was read as itself: its solution; validate found its 17s.
+    let puzzle = s17::grid::Puzzle::parse(KNOWN17).unwrap();
+    let solution = s17::solver::solve(&puzzle, 2).first.unwrap();
+    let solved = s17(d, &["solve", "first.txt"]);
+    assert_eq!(stdout(&solved), format!("{solution}\n"));
+    let validated = s17(d, &["validate", "first.txt"]);
+    assert!(
+        stderr(&validated).contains("1 puzzles (0 bad lines) on 1 grids"),
+        "{}",
+        stderr(&validated)
+    );
+    let which = s17(d, &["enumerate", "--which", "puzzles.txt"]);
+    assert!(stdout(&which).starts_with("2\t"), "{}", stdout(&which));
+}
+
+// ---------------------------------------------------------------------------
+// 3. Files left behind
+
+/// Asserts that `out` failed (exit 1) with `message` on stderr.
+fn assert_refused(out: &Output, message: &str) {
+    let text = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains(message), "{message}: {text}");
+}
+
+#[test]
+fn refused_and_failed_runs_leave_no_file_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
+    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    std::fs::create_dir(d.join("D")).unwrap();
+    let before = files_in(d);
+    // An output that is a directory, however the run is asked to open it.
+    for mode in [None, Some("--force"), Some("--resume")] {
+        let runs: [Vec<&str>; 3] = [
+            vec!["scan", "g.txt", "-o", "D"],
+            vec!["exhaust", "--band", "331", "--entries", "0..1", "-o", "D"],
+            vec!["validate", "list.txt", "--checkpoint", "D"],
+        ];
+        for mut args in runs {
+            if let Some(flag) = mode.filter(|_| args[0] != "validate") {
+                args.push(flag);
+            }
+            let out = s17(d, &args);
+            assert_refused(&out, "D is a directory; give the output a file name");
+            assert_eq!(files_in(d), before, "{args:?}");
+            assert!(files_in(&d.join("D")).is_empty(), "{args:?}");
+        }
+    }
+    // An existing output without --resume or --force: no lock file made.
+    std::fs::write(d.join("out.txt"), "").unwrap();
+    let before = files_in(d);
+    let out = s17(d, &["scan", "g.txt", "-o", "out.txt"]);
+    assert_refused(&out, "out.txt already exists; pass --resume");
+    assert_eq!(files_in(d), before);
+    // A resume of a file that is no output of s17 (no checkpoint).
+    let out = s17(d, &["scan", "g.txt", "-o", "out.txt", "--resume"]);
+    assert_refused(&out, "out.txt exists but has no checkpoint");
+    assert_eq!(files_in(d), before);
+    // Band tables that cannot be read: the run stops before its output.
+    let tables = std::fs::read(tables()).unwrap();
+    std::fs::write(d.join("cut.s17t"), &tables[..4096]).unwrap();
+    let before = files_in(d);
+    for args in [
+        &["scan", "g.txt", "-o", "new.txt", "--tables", "cut.s17t"][..],
+        &[
+            "validate",
+            "list.txt",
+            "--checkpoint",
+            "ck.txt",
+            "--tables",
+            "cut.s17t",
+        ],
+        &[
+            "exhaust",
+            "--band",
+            "331",
+            "--entries",
+            "0..1",
+            "-o",
+            "e.txt",
+            "--tables",
+            "cut.s17t",
+        ],
+    ] {
+        let out = s17(d, args);
+        assert_refused(&out, "band table file truncated");
+        assert_eq!(files_in(d), before, "{args:?}");
+    }
+}
+
+#[test]
+fn table_files_go_only_to_existing_directories_and_hints_name_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for args in [
+        &["tables", "build", "--path", "missing/dir/b.s17t"][..],
+        &["search", GRID, "--tables", "missing/b.s17t"],
+    ] {
+        let out = s17(d, args);
+        assert_refused(&out, "cannot write the band tables missing/");
+        assert!(stderr(&out).contains("(make it first"), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("building"), "{}", stderr(&out));
+        assert!(files_in(d).is_empty(), "{args:?}");
+    }
+    // The hint to rebuild a bad file names it when it is not the default.
+    let tables = std::fs::read(tables()).unwrap();
+    std::fs::write(d.join("cut.s17t"), &tables[..4096]).unwrap();
+    let out = s17(d, &["search", GRID, "--tables", "cut.s17t"]);
+    assert_refused(&out, "rebuild with `s17 tables build --path cut.s17t`");
+    let out = command(d, &["search", GRID])
+        .env("S17_TABLES", "cut.s17t")
+        .output()
+        .unwrap();
+    assert_refused(&out, "rebuild with `s17 tables build`");
+}
+
+// ---------------------------------------------------------------------------
+// 4. Exit codes, empty input, ranges past the end
+
+#[test]
+fn usage_errors_exit_two_with_clap_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
+    for (args, message) in [
+        (
+            &["search", "--chunk", "5000", GRID][..],
+            "error: invalid value '5000' for '--chunk <N>': 5000 is not in 16..=4096",
+        ),
+        (
+            &["search", "--ua-limit", "0", GRID],
+            "error: invalid value '0' for '--ua-limit <N>': 0 is not in 1..=256",
+        ),
+        (
+            &["enumerate"],
+            "error: the following required arguments were not provided:\n  \
+             <--band <K>|--all|--bands <A..B>|--which <FILE>>",
+        ),
+        (
+            &["enumerate", "--bands", "0..999", "-o", "c.tsv"],
+            "error: invalid value '0..999' for '--bands <A..B>': slices are 0..416",
+        ),
+        (
+            &["exhaust", "--estimate", "1", "--bands", "400..417"],
+            "error: invalid value '400..417' for '--bands <A..B>': slices are 0..416",
+        ),
+    ] {
+        let out = s17(d, args);
+        let text = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {text}");
+        assert!(text.starts_with(message), "{args:?}: {text}");
+        assert!(out.stdout.is_empty());
+    }
+    assert_eq!(files_in(d), ["g.txt"]);
+}
+
+/// One rule for an input with no item (empty, or only blank and `#`
+/// lines): one line naming it, exit 1, no file made.
+#[test]
+fn empty_input_is_one_error_line_for_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (name, text) in [("empty.txt", ""), ("comments.txt", "# nothing\n\n  \n")] {
+        std::fs::write(d.join(name), text).unwrap();
+        for (args, what) in [
+            (&["solve", name][..], "puzzle"),
+            (&["canon", name], "grid or puzzle"),
+            (&["validate", name, "--checkpoint", "ck.txt"], "puzzle"),
+            (&["scan", name, "-o", "out.txt"], "grid"),
+            (&["tune", "--input", name], "grid"),
+        ] {
+            let out = s17(d, args);
+            let message = format!(
+                "s17 {}: error: no {what} in {name} (it is empty, or holds only blank and '#' lines)\n",
+                args[0]
+            );
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            assert_eq!(stderr(&out), message, "{args:?}");
+            assert!(out.stdout.is_empty());
+        }
+        let out = s17_with(d, &["solve"], text.as_bytes());
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stderr(&out).contains("no puzzle in <stdin>"),
+            "{}",
+            stderr(&out)
+        );
+        for args in [&["search", "--input", name][..], &["search"]] {
+            let out = s17_with(d, args, text.as_bytes());
+            assert_eq!(out.status.code(), Some(1));
+            assert!(stderr(&out).contains("no grid given"), "{}", stderr(&out));
+        }
+    }
+    assert_eq!(files_in(d), ["comments.txt", "empty.txt"]);
+}
+
+#[test]
+fn ranges_past_the_end_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Slice 28 has 80 entries, none holding an ED grid of its own.
+    let out = s17(
+        d,
+        &[
+            "exhaust",
+            "--band",
+            "28",
+            "--entries",
+            "79..500",
+            "-o",
+            "a.txt",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "s17 exhaust: warning: slice 28 has 80 entries (0..80); --entries 79..500 runs \
+             past its end: entries 79..80 are searched"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("slice 28: 1 entries"),
+        "{}",
+        stderr(&out)
+    );
+    let out = s17(
+        d,
+        &[
+            "exhaust",
+            "--band",
+            "28",
+            "--entries",
+            "80..81",
+            "-o",
+            "b.txt",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--entries 80..81 holds none of them: nothing to search"),
+        "{}",
+        stderr(&out)
+    );
+    // No warning for a range inside the slice, or open-ended.
+    let out = s17(
+        d,
+        &[
+            "exhaust",
+            "--band",
+            "28",
+            "--entries",
+            "79..",
+            "-o",
+            "c.txt",
+        ],
+    );
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    // A sample larger than the list: the whole list, said so.
+    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    let out = s17(d, &["validate", "list.txt", "--sample", "5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "s17 validate: warning: --sample 5 is more than the 1 grids of list.txt: the \
+             whole list is searched (in random orientations)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = s17(d, &["validate", "list.txt", "--sample", "1"]);
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+}
