@@ -45,3 +45,18 @@ pub fn for_each_solution(puzzle: &Puzzle, limit: usize, f: impl FnMut(&Grid) -> 
 pub fn other_solution(grid: &Grid, clues: Mask81) -> Option<Grid> {
     fast::other_solution(grid, clues)
 }
+
+/// Whether the clues `clues` of `grid`, a valid puzzle of it, form a
+/// minimal one: removing any one clue leaves more than one solution.
+pub fn is_minimal(grid: &Grid, clues: Mask81) -> bool {
+    debug_assert!(other_solution(grid, clues).is_none(), "a valid puzzle");
+    let mut rest = clues;
+    while rest != 0 {
+        let clue = rest & rest.wrapping_neg();
+        rest ^= clue;
+        if other_solution(grid, clues & !clue).is_none() {
+            return false;
+        }
+    }
+    true
+}
