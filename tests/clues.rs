@@ -20,6 +20,8 @@
 //!   of each other's); so do tuning variants and the portable kernels.
 //! - **`--first`** prints one puzzle of the full search, and nothing
 //!   exactly when the full search prints nothing.
+//! - **`scan --clues 18`** writes what `search --clues 18` prints, and
+//!   refuses to resume with other `--clues`, `--first` or `--non-minimal`.
 //!
 //! Each (grid, flags) is searched once for the whole file, and every
 //! output is checked as it comes. A full 18 search costs 2 to 60 s of CPU
@@ -616,4 +618,76 @@ fn nineteen_first_and_the_range_of_clues() {
         assert_eq!(out.status.code(), Some(2), "--clues {clues}");
         assert!(out.stdout.is_empty());
     }
+}
+
+/// `scan --clues 18` writes `LINE<TAB>PUZZLE` for what `search --clues 18`
+/// prints of each grid (with `--first`: a puzzle of it per grid that has
+/// one), and a resume with other `--clues`, `--first` or `--non-minimal` is
+/// refused, leaving the files as they were; a resume with the same options
+/// goes through. Sampled: the grid file holds two corpus grids and a
+/// random one.
+#[test]
+fn scan_with_clues_is_the_search() {
+    let grids = [corpus()[0].grid, random_18_grids()[1], corpus()[2].grid];
+    let dir = tempfile::tempdir().unwrap();
+    let text: String = grids.iter().map(|g| format!("{g}\n")).collect();
+    std::fs::write(
+        dir.path().join("grids.txt"),
+        format!("# three grids\n{text}"),
+    )
+    .unwrap();
+    let scan = |ask: &Ask, more: &[&str]| {
+        let mut args = vec!["scan".to_string(), "grids.txt".into()];
+        args.extend(ask.flags());
+        args.extend(more.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        s17(&args, Some(dir.path()), false)
+    };
+    let read = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    // The puzzles of each grid line (lines 2, 3 and 4 of the file).
+    let lines = |name: &str| -> Vec<BTreeSet<Puzzle>> {
+        let mut per_grid = vec![BTreeSet::new(); grids.len()];
+        for line in String::from_utf8(read(name)).unwrap().lines() {
+            let (number, puzzle) = line.split_once('\t').expect("LINE<TAB>PUZZLE");
+            let k = number.parse::<usize>().unwrap() - 2;
+            assert!(per_grid[k].insert(Puzzle::parse(puzzle).unwrap()), "{line}");
+        }
+        per_grid
+    };
+
+    let out = scan(&Ask::clues(18), &["-o", "full.txt"]);
+    stdout_lines(&out, "scan --clues 18");
+    for (grid, found) in grids.iter().zip(lines("full.txt")) {
+        assert_eq!(found, *search(grid, &Ask::clues(18)), "{grid}");
+    }
+    let out = scan(&Ask::clues(18).first(), &["-o", "first.txt"]);
+    stdout_lines(&out, "scan --clues 18 --first");
+    for (grid, found) in grids.iter().zip(lines("first.txt")) {
+        check_first(grid, &found, &search(grid, &Ask::clues(18)));
+    }
+
+    let before = (read("full.txt"), read("full.txt.done"));
+    for other in [
+        Ask::clues(17),
+        Ask::clues(19),
+        Ask::clues(18).first(),
+        Ask::clues(18).non_minimal(),
+    ] {
+        let out = scan(&other, &["-o", "full.txt", "--resume"]);
+        assert_ne!(out.status.code(), Some(0), "resumed with {other:?}");
+        assert_eq!(
+            (read("full.txt"), read("full.txt.done")),
+            before,
+            "{other:?}"
+        );
+    }
+    let out = scan(&Ask::clues(17), &["-o", "first.txt", "--resume"]);
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "--first file resumed by --clues 17"
+    );
+    let out = scan(&Ask::clues(18), &["-o", "full.txt", "--resume"]);
+    stdout_lines(&out, "scan --clues 18 --resume");
+    assert_eq!((read("full.txt"), read("full.txt.done")), before);
 }
