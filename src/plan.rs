@@ -1,11 +1,12 @@
 //! The search plan for one grid (ARCHITECTURE.md): which band plays band 3,
-//! and which clue counts (x, y, z) each choice searches, so that every 17 of
-//! the grid is found by exactly one (choice, row) pair.
+//! and which clue counts (x, y, z) each choice searches, so that every
+//! puzzle of N clues of the grid is found by exactly one (choice, row) pair.
 //!
 //! Bands are ranked by cost (their number of valid 6-clue sets; ties by
-//! position): `lo`, `mid`, `hi`. A 17 with clue counts per band takes as
-//! band 3 the highest-ranked band with at least 7 clues, or, when the counts
-//! are 6-6-5, the highest-ranked band with 6 clues.
+//! position): `lo`, `mid`, `hi`. A puzzle with clue counts per band takes as
+//! band 3 the highest-ranked band with at least 7 clues, or, when no band
+//! has 7, the highest-ranked band among those with the most clues (for a
+//! 17, counts 6-6-5: the highest-ranked band with 6).
 
 /// Rank of a band in the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -23,7 +24,7 @@ pub struct Choice {
     pub band3_rank: Rank,
     /// Grid band indices (0..3) for bands 1, 2, 3 of this search.
     pub bands: [usize; 3],
-    /// The (x, y, z) clue counts of bands 1, 2, 3, each summing to 17,
+    /// The (x, y, z) clue counts of bands 1, 2, 3, each summing to N,
     /// in the order they are searched: z from the largest down (then x
     /// upwards). The rows with a large z have few clues in bands 1+2 and
     /// are cheap, and their failed bands-1+2 checks give many fresh UA12;
@@ -45,8 +46,13 @@ pub fn search_order(row: &Counts) -> (std::cmp::Reverse<usize>, usize) {
     (std::cmp::Reverse(row.z), row.x)
 }
 
-/// Total number of clues of the puzzles we look for.
+/// Total number of clues of the puzzles we look for, unless told otherwise
+/// ([`plan_for`]).
 pub const CLUES: usize = 17;
+
+/// The clue totals a search may look for (`--clues`): below 16 no puzzle
+/// exists, and 19 is as far as the plan's rows stay affordable.
+pub const CLUE_RANGE: std::ops::RangeInclusive<usize> = 16..=19;
 
 /// Ranks three bands by cost (ties by position): returns the grid band
 /// indices ordered lo, mid, hi.
@@ -56,30 +62,39 @@ pub fn rank_bands(cost: [u64; 3]) -> [usize; 3] {
     order
 }
 
-/// Which ranked band is band 3 for a 17 with clue counts `counts` (indexed
-/// by rank lo, mid, hi), following the rule above.
+/// Which ranked band is band 3 for a puzzle with clue counts `counts`
+/// (indexed by rank lo, mid, hi), following the rule above: the
+/// highest-ranked band with 7 or more clues, else the highest-ranked band
+/// among those with the most clues.
 pub fn band3_for(counts: [usize; 3]) -> Rank {
     let ranks = [Rank::Lo, Rank::Mid, Rank::Hi];
     if let Some(r) = (0..3).rev().find(|&r| counts[r] >= 7) {
         return ranks[r];
     }
+    let most = counts.iter().max().copied().unwrap_or_default();
     let r = (0..3)
         .rev()
-        .find(|&r| counts[r] == 6)
-        .expect("a 17 has a band with 6+ clues");
+        .find(|&r| counts[r] == most)
+        .expect("three counts");
     ranks[r]
 }
 
 /// True when the row (clue counts by rank lo, mid, hi) belongs to the
-/// search with band 3 = `rank`.
-fn belongs(rank: Rank, by_rank: [usize; 3]) -> bool {
-    by_rank.iter().sum::<usize>() == CLUES && band3_for(by_rank) == rank
+/// search for `clues` clues with band 3 = `rank`.
+fn belongs(rank: Rank, by_rank: [usize; 3], clues: usize) -> bool {
+    by_rank.iter().sum::<usize>() == clues && band3_for(by_rank) == rank
 }
 
-/// The full plan for a grid whose bands have the given costs and minimum
-/// valid clue-set sizes (indexed by grid band). Rows whose counts are below
-/// a band's minimum are left out (no valid clue set exists there).
+/// The plan of the 17 search ([`plan_for`] with [`CLUES`]).
 pub fn plan(cost: [u64; 3], min_size: [usize; 3]) -> Vec<Choice> {
+    plan_for(cost, min_size, CLUES)
+}
+
+/// The full plan for puzzles of `clues` clues of a grid whose bands have
+/// the given costs and minimum valid clue-set sizes (indexed by grid band).
+/// Rows whose counts are below a band's minimum are left out (no valid
+/// clue set exists there).
+pub fn plan_for(cost: [u64; 3], min_size: [usize; 3], clues: usize) -> Vec<Choice> {
     let order = rank_bands(cost);
     let mut choices = Vec::new();
     for (band3_rank, x_rank, y_rank) in [
@@ -95,16 +110,16 @@ pub fn plan(cost: [u64; 3], min_size: [usize; 3]) -> Vec<Choice> {
         let mut rows = Vec::new();
         // Largest z first (see `Choice::rows`): 0.56 → 0.50 s per random
         // grid (benches/HISTORY.md).
-        for z in (0..=CLUES).rev() {
-            for x in 0..=CLUES - z {
-                let y = CLUES - z - x;
+        for z in (0..=clues).rev() {
+            for x in 0..=clues - z {
+                let y = clues - z - x;
                 let mut by_rank = [0; 3];
                 by_rank[x_rank as usize] = x;
                 by_rank[y_rank as usize] = y;
                 by_rank[band3_rank as usize] = z;
                 let possible =
                     x >= min_size[bands[0]] && y >= min_size[bands[1]] && z >= min_size[bands[2]];
-                if possible && belongs(band3_rank, by_rank) {
+                if possible && belongs(band3_rank, by_rank, clues) {
                     rows.push(Counts { x, y, z });
                 }
             }
@@ -158,6 +173,104 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Where the triple `by_band` (clue counts indexed by grid band) lies in
+    /// `choices`: the number of (choice, row) pairs holding it.
+    fn times_searched(choices: &[Choice], by_band: [usize; 3]) -> usize {
+        choices
+            .iter()
+            .flat_map(|c| c.rows.iter().map(move |r| (c.bands, r)))
+            .filter(|(bands, r)| {
+                let mut mine = [0; 3];
+                mine[bands[0]] = r.x;
+                mine[bands[1]] = r.y;
+                mine[bands[2]] = r.z;
+                mine == by_band
+            })
+            .count()
+    }
+
+    #[test]
+    fn every_triple_of_every_clue_count_is_searched_exactly_once() {
+        // For N = 16 to 19 and every ranking of the bands (the 6 orders of
+        // three distinct costs, and ties), each triple of band clue counts
+        // (0 to 9 each) summing to N lies in exactly one row of one choice.
+        let mut costs = vec![[5, 5, 5]];
+        for a in 0..3u64 {
+            for b in (0..3).filter(|&b| b != a) {
+                costs.push([a, b, 3 - a - b].map(|k| 10 * (k + 1)));
+            }
+        }
+        assert_eq!(costs.len(), 7);
+        for clues in CLUE_RANGE {
+            for &cost in &costs {
+                let choices = plan_for(cost, [0, 0, 0], clues);
+                for row in choices.iter().flat_map(|c| &c.rows) {
+                    assert_eq!(row.x + row.y + row.z, clues, "{row:?}");
+                }
+                for a in 0..=9 {
+                    for b in 0..=9 {
+                        let Some(c) = clues.checked_sub(a + b).filter(|&c| c <= 9) else {
+                            continue;
+                        };
+                        let by_band = [a, b, c];
+                        let hits = times_searched(&choices, by_band);
+                        assert_eq!(hits, 1, "N = {clues}, costs {cost:?}: {by_band:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_17_rows_are_the_table_of_the_17_search() {
+        // The rows for 17, written from the table of ARCHITECTURE.md (not
+        // from the rule): hi takes z >= 7, or z = 6 with (x, y) = (5, 6)
+        // or (6, 5); mid takes z >= 7 with y <= 6, or (6, 5, 6); lo takes
+        // z >= 7 with x, y <= 6. Same rows, same order, for every minimum.
+        let table = |rank: Rank, r: &Counts| match rank {
+            Rank::Hi => r.z >= 7 || (r.z == 6 && matches!((r.x, r.y), (5, 6) | (6, 5))),
+            Rank::Mid => (r.z >= 7 && r.y <= 6) || (r.z, r.x, r.y) == (6, 6, 5),
+            Rank::Lo => r.z >= 7 && r.x <= 6 && r.y <= 6,
+        };
+        for min_size in [[0, 0, 0], [2, 2, 2], [3, 4, 2], [4, 4, 4], [2, 5, 3]] {
+            let choices = plan_for([4, 9, 1], min_size, 17);
+            assert_eq!(choices, plan([4, 9, 1], min_size));
+            for choice in &choices {
+                let mut rows: Vec<Counts> = (0..=17)
+                    .flat_map(|x| {
+                        (0..=17 - x).map(move |y| Counts {
+                            x,
+                            y,
+                            z: 17 - x - y,
+                        })
+                    })
+                    .filter(|r| table(choice.band3_rank, r))
+                    .filter(|r| {
+                        r.x >= min_size[choice.bands[0]]
+                            && r.y >= min_size[choice.bands[1]]
+                            && r.z >= min_size[choice.bands[2]]
+                    })
+                    .collect();
+                rows.sort_by_key(search_order);
+                assert_eq!(choice.rows, rows, "{:?}", choice.band3_rank);
+            }
+        }
+    }
+
+    #[test]
+    fn the_rule_for_n_takes_a_band_of_7_else_the_largest_count() {
+        use Rank::*;
+        assert_eq!(band3_for([6, 6, 5]), Mid);
+        assert_eq!(band3_for([6, 6, 6]), Hi);
+        assert_eq!(band3_for([6, 5, 5]), Lo);
+        assert_eq!(band3_for([6, 4, 6]), Hi);
+        assert_eq!(band3_for([8, 7, 3]), Mid);
+        assert_eq!(band3_for([9, 4, 6]), Lo);
+        // N = 18 without a band of 7 is 6-6-6, band 3 = hi.
+        let hi = &plan_for([1, 2, 3], [2, 2, 2], 18)[0];
+        assert_eq!(hi.rows.last(), Some(&Counts { x: 6, y: 6, z: 6 }));
     }
 
     #[test]

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::band::BandCatalogue;
-use crate::search::{SearchConfig, TUNING_OPTIONS, TuningOption};
+use crate::plan::{CLUE_RANGE, CLUES};
+use crate::search::{Goal, SearchConfig, TUNING_OPTIONS, TuningOption};
 use crate::tables::{
     self, BandTables, BuildProgress, BuildSummary, TableError, default_table_path,
 };
@@ -122,6 +123,49 @@ impl SearchArgs {
         let config = self.tuning.config()?;
         init_threads(threads)?;
         Ok(config)
+    }
+}
+
+/// `--clues N`: the clue total of the puzzles searched (`search`, `scan`,
+/// `tune`).
+#[derive(clap::Args, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CluesArg {
+    /// Look for the puzzles of N clues (16 to 19): every minimal one, unless
+    /// --non-minimal
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = CLUES,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+            .range(*CLUE_RANGE.start() as u64..=*CLUE_RANGE.end() as u64),
+    )]
+    pub clues: usize,
+}
+
+/// What `search` and `scan` look for: `--clues N`, `--first`,
+/// `--non-minimal`.
+#[derive(clap::Args, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GoalArgs {
+    #[command(flatten)]
+    pub clues: CluesArg,
+    /// Stop each grid at its first puzzle found and print it, or nothing
+    /// (is there one?)
+    #[arg(long)]
+    pub first: bool,
+    /// Also print the valid puzzles that are not minimal (a clue can be
+    /// removed keeping one solution; for --clues 18, a 17 of the grid
+    /// plus one cell)
+    #[arg(long)]
+    pub non_minimal: bool,
+}
+
+impl GoalArgs {
+    pub fn goal(&self) -> Goal {
+        Goal {
+            clues: self.clues.clues,
+            non_minimal: self.non_minimal,
+            first: self.first,
+        }
     }
 }
 

@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::known::{KnownSet, describe};
-use crate::output::{ResultFiles, checkpoint_header};
+use crate::output::{OutputError, ResultFiles, checkpoint_header};
 use crate::scan::{GridFile, Part, Totals, scan};
-use crate::search::Searcher;
+use crate::search::{Goal, Searcher};
 
 use super::Outcome;
 use super::common::{
-    SearchArgs, load_tables, open_mode, progress_bar, report_new, warn_untracked_new,
+    GoalArgs, SearchArgs, load_tables, open_mode, progress_bar, report_new, warn_untracked_new,
 };
 use super::input::no_items;
 use super::search::format_stats;
@@ -26,8 +26,10 @@ pub struct Args {
     /// lines starting with '#' are skipped.
     #[arg(value_name = "GRID_FILE")]
     pub grids: PathBuf,
-    /// Output file: one line `LINE<TAB>PUZZLE` per 17 found, LINE being the
-    /// grid's line number in the grid file. Its checkpoint is `FILE.done`.
+    /// Output file: one line `LINE<TAB>PUZZLE` per puzzle found, LINE being
+    /// the grid's line number in the grid file. Its checkpoint is
+    /// `FILE.done`, whose header names the grid file, the part and the
+    /// --clues, --first and --non-minimal of the scan.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: PathBuf,
     /// Continue an interrupted scan of the same grid file and part (starts
@@ -53,6 +55,8 @@ pub struct Args {
     /// Worker threads (0 = all cores); grids are searched in parallel.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    #[command(flatten)]
+    pub goal: GoalArgs,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -95,13 +99,15 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     // file behind.
     let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let mode = open_mode(args.resume, args.force);
-    // `slice=` as before the flag was renamed: old checkpoints resume.
+    let goal = args.goal.goal();
+    let what = format!("{}s", goal.clues);
     let header = checkpoint_header(
         "scan",
         grid_file.fingerprint,
-        &format!("slice={}", args.part),
+        &header_detail(args.part, goal),
     );
-    let (mut files, state) = ResultFiles::open(&args.output, &header, mode)?;
+    let (mut files, state) =
+        ResultFiles::open(&args.output, &header, mode).map_err(|e| other_goal(e, goal))?;
     let new_before = match &known {
         Some(set) => files.track_new(Arc::clone(set), &state.found)?,
         None => {
@@ -116,7 +122,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     if args.resume && !quiet {
         let r = &state.repair;
         eprintln!(
-            "s17 scan: resuming {}: {} grids done ({} 17s kept), {} to go; dropped {} lines of unfinished grids{}{}",
+            "s17 scan: resuming {}: {} grids done ({} {what} kept), {} to go; dropped {} lines of unfinished grids{}{}",
             args.output.display(),
             r.kept_grids,
             r.kept_lines,
@@ -142,9 +148,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     );
 
     // The last grids' rows may use the threads that run out of grids.
-    let searcher =
-        Searcher::new(&band_catalogue, &tables, config).with_split_rows_after(todo.len());
-    let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");
+    let searcher = Searcher::new(&band_catalogue, &tables, config)
+        .with_goal(goal)
+        .with_split_rows_after(todo.len());
+    let bar = progress_bar(todo.len() as u64, quiet, "grids", &format!("0 {what}"));
     let found = AtomicU64::new(0);
     let start = Instant::now();
     let totals = scan(
@@ -154,7 +161,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         |_, result| {
             let n = found.fetch_add(result.puzzles.len() as u64, Ordering::Relaxed)
                 + result.puzzles.len() as u64;
-            bar.set_message(format!("{n} 17s"));
+            bar.set_message(format!("{n} {what}"));
             bar.inc(1);
         },
     )
@@ -166,10 +173,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     })?;
     bar.finish_and_clear();
     if !quiet {
-        summary("scan", &totals, bad, start.elapsed());
+        summary("scan", &what, &totals, bad, start.elapsed());
         if !state.done.is_empty() {
             eprintln!(
-                "s17 scan: {} grids with {} 17s were done before this run",
+                "s17 scan: {} grids with {} {what} were done before this run",
                 state.done.len(),
                 state.found.len()
             );
@@ -181,11 +188,76 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     Ok(bad == 0)
 }
 
+/// The checkpoint header's detail of a scan of `part` for `goal`: `slice=`
+/// as before the flag was renamed, and nothing more for every 17 (as
+/// before `--clues` came), so the checkpoints of older builds resume; then
+/// ` clues=N`, ` first` and ` non-minimal` for another goal.
+fn header_detail(part: Part, goal: Goal) -> String {
+    let mut detail = format!("slice={part}");
+    if goal != Goal::default() {
+        detail += &format!(" clues={}", goal.clues);
+        if goal.first {
+            detail += " first";
+        }
+        if goal.non_minimal {
+            detail += " non-minimal";
+        }
+    }
+    detail
+}
+
+/// The goal a checkpoint header of [`header_detail`] names.
+fn header_goal(header: &str) -> Goal {
+    let mut goal = Goal::default();
+    for word in header.split_whitespace() {
+        match word {
+            "first" => goal.first = true,
+            "non-minimal" => goal.non_minimal = true,
+            _ => {
+                if let Some(n) = word.strip_prefix("clues=").and_then(|n| n.parse().ok()) {
+                    goal.clues = n;
+                }
+            }
+        }
+    }
+    goal
+}
+
+/// A goal as the flags that ask for it.
+fn goal_flags(goal: Goal) -> String {
+    let mut flags = format!("--clues {}", goal.clues);
+    if goal.first {
+        flags += " --first";
+    }
+    if goal.non_minimal {
+        flags += " --non-minimal";
+    }
+    flags
+}
+
+/// A resume refused because the checkpoint was written for another goal
+/// says so; any other error is passed on.
+fn other_goal(err: OutputError, goal: Goal) -> anyhow::Error {
+    if let OutputError::Mismatch { path, found, .. } = &err {
+        let theirs = header_goal(found);
+        if theirs != goal {
+            return anyhow::anyhow!(
+                "checkpoint {} was written by a scan with {}, and this one asks for {}: \
+                 resume with the same options, or pass --force to start over",
+                path.display(),
+                goal_flags(theirs),
+                goal_flags(goal)
+            );
+        }
+    }
+    err.into()
+}
+
 /// The end-of-run summary on stderr (no rates or stages when no grid was
-/// searched: there is nothing to divide).
-pub(super) fn summary(command: &str, totals: &Totals, bad: u64, wall: Duration) {
+/// searched: there is nothing to divide); `what` names the puzzles ("17s").
+pub(super) fn summary(command: &str, what: &str, totals: &Totals, bad: u64, wall: Duration) {
     let head = format!(
-        "s17 {command}: {} grids searched, {bad} bad lines, {} 17s found in {:.1} s",
+        "s17 {command}: {} grids searched, {bad} bad lines, {} {what} found in {:.1} s",
         totals.grids,
         totals.puzzles,
         wall.as_secs_f64(),
@@ -202,4 +274,30 @@ pub(super) fn summary(command: &str, totals: &Totals, bad: u64, wall: Duration) 
         rayon::current_num_threads(),
     );
     eprintln!("s17 {command}: stages: {}", format_stats(&totals.stats));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_names_the_goal_and_an_old_header_means_every_17() {
+        let part: Part = "2/3".parse().unwrap();
+        assert_eq!(header_detail(part, Goal::default()), "slice=2/3");
+        let old = checkpoint_header("scan", 7, "slice=2/3");
+        assert_eq!(header_goal(&old), Goal::default());
+        for clues in crate::plan::CLUE_RANGE {
+            for first in [false, true] {
+                for non_minimal in [false, true] {
+                    let goal = Goal {
+                        clues,
+                        first,
+                        non_minimal,
+                    };
+                    let header = checkpoint_header("scan", 7, &header_detail(part, goal));
+                    assert_eq!(header_goal(&header), goal, "{header}");
+                }
+            }
+        }
+    }
 }

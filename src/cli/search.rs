@@ -1,4 +1,5 @@
-//! `s17 search`: the 17s of each grid given on the command line or in a file.
+//! `s17 search`: the 17s (or, with `--clues N`, the puzzles of N clues) of
+//! each grid given on the command line or in a file.
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -12,7 +13,7 @@ use crate::grid::Grid;
 use crate::search::{GridResult, Searcher, Stats};
 
 use super::Outcome;
-use super::common::{SearchArgs, load_tables};
+use super::common::{GoalArgs, SearchArgs, load_tables};
 use super::input::{LineSource, is_skippable};
 
 /// Results waiting to be printed in input order: the next position to print,
@@ -27,10 +28,12 @@ pub struct Args {
     /// Read grids from a file, one per line ('-' = stdin).
     #[arg(long, short = 'i', value_name = "FILE")]
     pub input: Option<PathBuf>,
-    /// Print the kernel forms in use, then stage counters and times per grid
-    /// and band-3 choice (stderr).
+    /// Print the kernel forms in use, then stage counters and times per grid,
+    /// band-3 choice and row of the plan (stderr).
     #[arg(long)]
     pub stats: bool,
+    #[command(flatten)]
+    pub goal: GoalArgs,
     /// Worker threads (0 = all cores); grids are searched in parallel.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -38,7 +41,7 @@ pub struct Args {
     pub search: SearchArgs,
 }
 
-/// Prints every 17 found, one per line; with several grids each line is
+/// Prints every puzzle found, one per line; with several grids each line is
 /// `INDEX<TAB>PUZZLE` (INDEX = 1-based position of the grid in the input).
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let config = args.search.start(args.threads)?;
@@ -91,7 +94,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     // Once no grid waits (at once for fewer grids than threads), the rows
     // of the grids' choices may use the idle threads.
-    let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(grids.len());
+    let searcher = Searcher::new(&catalogue, &tables, config)
+        .with_goal(args.goal.goal())
+        .with_split_rows_after(grids.len());
     if args.stats {
         eprintln!("kernels: {}", crate::bits::kernel_forms());
     }
@@ -141,6 +146,17 @@ fn print_result(
             "as given"
         };
         eprintln!("grid {index} searched {orientation}");
+        for (rank, row, s) in &result.by_row {
+            eprintln!(
+                "grid {index} band3={rank:?} row {}-{}-{}: {} non_minimal {} cpu {:.3}s",
+                row.x,
+                row.y,
+                row.z,
+                format_counters(s),
+                s.non_minimal,
+                s.cpu_time.as_secs_f64()
+            );
+        }
         for (rank, s) in &result.by_choice {
             eprintln!("grid {index} band3={rank:?}: {}", format_stats(s));
         }
@@ -152,8 +168,19 @@ fn print_result(
 /// One line of stage counters and times.
 pub fn format_stats(s: &Stats) -> String {
     format!(
+        "{} harvest {:.3}s cpu {:.3}s total {:.3}s",
+        format_counters(s),
+        s.harvest_time.as_secs_f64(),
+        s.cpu_time.as_secs_f64(),
+        s.total_time.as_secs_f64()
+    )
+}
+
+/// The stage counters of [`format_stats`], without the times.
+fn format_counters(s: &Stats) -> String {
+    format!(
         "ua12 {} guas {} steps {} dead {} xy {} survivors {} band3_dead {} extra_dead {} gua_dead {} b12checks {} valid_xy {} fresh_ua12 {} \
-         band3 {} final {} fresh_ua {} shared_gua {} found {} harvest {:.3}s cpu {:.3}s total {:.3}s",
+         band3 {} final {} fresh_ua {} shared_gua {} found {}",
         s.ua12,
         s.guas,
         s.steps,
@@ -171,8 +198,5 @@ pub fn format_stats(s: &Stats) -> String {
         s.fresh_uas,
         s.shared_guas,
         s.found,
-        s.harvest_time.as_secs_f64(),
-        s.cpu_time.as_secs_f64(),
-        s.total_time.as_secs_f64()
     )
 }

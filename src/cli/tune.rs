@@ -1,6 +1,7 @@
 //! `s17 tune`: the same sample of grids searched under every combination of
 //! the listed tuning values; a table of times and counters, best first, and
-//! a check that every combination finds the same 17s.
+//! a check that every combination finds the same 17s (or, with `--clues N`,
+//! the same puzzles of N clues).
 
 use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
@@ -13,11 +14,11 @@ use anyhow::Context;
 use crate::generate::random_grid;
 use crate::grid::{Grid, Puzzle};
 use crate::scan::{GridFile, Part, Totals, scan};
-use crate::search::{SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
+use crate::search::{Goal, SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
 
 use super::Outcome;
 use super::common::progress_bar;
-use super::common::{TablesArg, init_threads, load_tables, tuning_args};
+use super::common::{CluesArg, TablesArg, init_threads, load_tables, tuning_args};
 use super::input::no_items;
 
 #[derive(clap::Args, Debug)]
@@ -38,6 +39,8 @@ pub struct Args {
     pub seed: u64,
     #[command(flatten)]
     pub values: TuningLists,
+    #[command(flatten)]
+    pub clues: CluesArg,
     /// Worker threads (0 = all cores); 1 (the default) gives stable timings.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -154,17 +157,22 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let configs = args.values.configs()?;
 
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
+    let goal = Goal {
+        clues: args.clues.clues,
+        ..Goal::default()
+    };
+    let what = format!("{}s", goal.clues);
     let bar = progress_bar(
         (configs.len() * grids.len()) as u64,
         quiet,
         "grids",
-        "0 17s",
+        &format!("0 {what}"),
     );
     let mut rows = Vec::new();
     for config in configs {
         let span = tracing::info_span!("combination", ?config);
         let _enter = span.enter();
-        let searcher = Searcher::new(&catalogue, &tables, config);
+        let searcher = Searcher::new(&catalogue, &tables, config).with_goal(goal);
         let found = Mutex::new(BTreeMap::new());
         let start = Instant::now();
         let totals = scan(
@@ -195,7 +203,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             if puzzles != reference {
                 good = false;
                 eprintln!(
-                    "s17 tune: {} found {} 17s on grid {index} ({}), {} found {}",
+                    "s17 tune: {} found {} {what} on grid {index} ({}), {} found {}",
                     describe(&row.config),
                     puzzles.len(),
                     grids
@@ -217,7 +225,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     writeln!(
         out,
         "{:>9} {:>12} {:>14} {:>11} {:>12} {:>5}",
-        "total_s", "cpu_per_grid", "xy_tested", "survivors", "final_checks", "17s"
+        "total_s", "cpu_per_grid", "xy_tested", "survivors", "final_checks", what
     )?;
     for row in &rows {
         let (c, s) = (&row.config, &row.totals.stats);

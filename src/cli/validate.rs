@@ -224,7 +224,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     bar.finish_and_clear();
     let report = report.into_inner().expect("no panic");
     if !quiet {
-        summary("validate", &totals, bad, search_start.elapsed());
+        summary("validate", "17s", &totals, bad, search_start.elapsed());
         eprintln!(
             "s17 validate: {} known 17s expected, {} found, {} missed, {} new, {} invalid",
             report.expected, report.found, report.missed, report.new, report.invalid

@@ -19,8 +19,8 @@ pub mod shared;
 pub mod signatures;
 
 use std::ops::AddAssign;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -34,7 +34,7 @@ use crate::tables::{BandTables, TableError};
 pub use crate::plan::{Choice, Counts, Rank};
 pub use harvest::Gua;
 pub use options::{ConfigError, SearchConfig, TUNING_OPTIONS, TuningOption};
-pub use sets::BandSets;
+pub use sets::{BandSets, GridSets};
 
 /// Stage counters of a search, merged with `+=`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,8 +74,11 @@ pub struct Stats {
     /// Fresh GUAs handed to the other bands 3 of a catalogue entry
     /// (`s17 exhaust`).
     pub shared_guas: u64,
-    /// 17s found.
+    /// Puzzles found (kept: minimal ones, or every valid one with
+    /// [`Goal::non_minimal`]).
     pub found: u64,
+    /// Valid puzzles dropped because a clue can be removed (N > 17).
+    pub non_minimal: u64,
     /// Time in the harvest.
     pub harvest_time: Duration,
     /// Time in the whole search (wall).
@@ -86,38 +89,106 @@ pub struct Stats {
     pub cpu_time: Duration,
 }
 
+impl Stats {
+    /// Each counter and time of `self` combined with its twin in `o`.
+    fn combine(
+        &mut self,
+        o: &Stats,
+        count: fn(u64, u64) -> u64,
+        time: fn(Duration, Duration) -> Duration,
+    ) {
+        let counts = [
+            (&mut self.ua12, o.ua12),
+            (&mut self.guas, o.guas),
+            (&mut self.steps, o.steps),
+            (&mut self.dead_steps, o.dead_steps),
+            (&mut self.xy_tested, o.xy_tested),
+            (&mut self.survivors, o.survivors),
+            (&mut self.band3_dead, o.band3_dead),
+            (&mut self.extra_dead, o.extra_dead),
+            (&mut self.gua_dead, o.gua_dead),
+            (&mut self.bands12_checks, o.bands12_checks),
+            (&mut self.valid_xy, o.valid_xy),
+            (&mut self.fresh_ua12, o.fresh_ua12),
+            (&mut self.band3_candidates, o.band3_candidates),
+            (&mut self.final_checks, o.final_checks),
+            (&mut self.fresh_uas, o.fresh_uas),
+            (&mut self.shared_guas, o.shared_guas),
+            (&mut self.found, o.found),
+            (&mut self.non_minimal, o.non_minimal),
+        ];
+        for (mine, theirs) in counts {
+            *mine = count(*mine, theirs);
+        }
+        for (mine, theirs) in [
+            (&mut self.harvest_time, o.harvest_time),
+            (&mut self.total_time, o.total_time),
+            (&mut self.cpu_time, o.cpu_time),
+        ] {
+            *mine = time(*mine, theirs);
+        }
+    }
+
+    /// The counts and times since `before` (an earlier reading of the same
+    /// counters).
+    pub fn since(&self, before: &Stats) -> Stats {
+        let mut d = *self;
+        d.combine(before, u64::saturating_sub, Duration::saturating_sub);
+        d
+    }
+}
+
 impl AddAssign for Stats {
     fn add_assign(&mut self, o: Stats) {
-        self.ua12 += o.ua12;
-        self.guas += o.guas;
-        self.steps += o.steps;
-        self.dead_steps += o.dead_steps;
-        self.xy_tested += o.xy_tested;
-        self.survivors += o.survivors;
-        self.band3_dead += o.band3_dead;
-        self.extra_dead += o.extra_dead;
-        self.gua_dead += o.gua_dead;
-        self.bands12_checks += o.bands12_checks;
-        self.valid_xy += o.valid_xy;
-        self.fresh_ua12 += o.fresh_ua12;
-        self.band3_candidates += o.band3_candidates;
-        self.final_checks += o.final_checks;
-        self.fresh_uas += o.fresh_uas;
-        self.shared_guas += o.shared_guas;
-        self.found += o.found;
-        self.harvest_time += o.harvest_time;
-        self.total_time += o.total_time;
-        self.cpu_time += o.cpu_time;
+        self.combine(&o, |a, b| a + b, |a, b| a + b);
+    }
+}
+
+/// What a search looks for: puzzles of how many clues, minimal ones only
+/// or every valid one, all of them or the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Goal {
+    /// The clue total N, in [`plan::CLUE_RANGE`].
+    pub clues: usize,
+    /// Keep the valid puzzles a clue can be removed from too (for N = 18,
+    /// a 17 of the grid plus one cell).
+    pub non_minimal: bool,
+    /// Stop at the first puzzle kept: the result holds it, or nothing.
+    pub first: bool,
+}
+
+impl Default for Goal {
+    /// Every 17.
+    fn default() -> Self {
+        Goal {
+            clues: plan::CLUES,
+            non_minimal: false,
+            first: false,
+        }
+    }
+}
+
+impl Goal {
+    /// Whether a valid puzzle found needs the minimality check: below 18
+    /// clues every valid puzzle is minimal (no 16 exists, so no 17 holds
+    /// a smaller one).
+    pub fn checks_minimality(&self) -> bool {
+        self.clues > plan::CLUES && !self.non_minimal
     }
 }
 
 /// The result of searching one grid.
 #[derive(Clone, Debug, Default)]
 pub struct GridResult {
-    /// Every 17 of the grid, sorted.
+    /// Every puzzle of the grid the [`Goal`] asks for, sorted (with
+    /// [`Goal::first`], at most one).
     pub puzzles: Vec<Puzzle>,
     /// Counters per band-3 choice, in plan order (hi, mid, lo).
     pub by_choice: Vec<(Rank, Stats)>,
+    /// Counters per row searched, in plan order (choices hi, mid, lo, each
+    /// in its search order); a state's harvest counts with the first row
+    /// it ran.
+    pub by_row: Vec<(Rank, Counts, Stats)>,
     /// Whether the transposed grid was searched (the cheaper orientation).
     pub transposed: bool,
     /// CPU time of the whole search: the planning and every choice's
@@ -167,6 +238,7 @@ pub struct Searcher<'a, B: AsRef<[u8]>> {
     catalogue: &'a BandCatalogue,
     tables: &'a BandTables<B>,
     config: SearchConfig,
+    goal: Goal,
     /// The rows of a choice may run on idle threads once this many grids
     /// have started (`usize::MAX`: never), counted in `started`.
     split_after: usize,
@@ -205,6 +277,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             catalogue,
             tables,
             config,
+            goal: Goal::default(),
             split_after: usize::MAX,
             started: AtomicUsize::new(0),
         }
@@ -228,6 +301,17 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     pub fn with_split_rows_after(mut self, grids: usize) -> Self {
         self.split_after = grids;
         self
+    }
+
+    /// Searches for `goal` (default: every 17).
+    pub fn with_goal(mut self, goal: Goal) -> Self {
+        debug_assert!(plan::CLUE_RANGE.contains(&goal.clues));
+        self.goal = goal;
+        self
+    }
+
+    pub fn goal(&self) -> Goal {
+        self.goal
     }
 
     /// Whether the rows of a choice may go to idle threads now.
@@ -254,7 +338,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             cost[b] = table.sets(6).len() as u64;
             min_size[b] = table.min_size();
         }
-        Ok((ids, plan::plan(cost, min_size)))
+        Ok((ids, plan::plan_for(cost, min_size, self.goal.clues)))
     }
 
     /// A cost estimate of searching `grid` as given: over every row of its
@@ -283,11 +367,12 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             .sum()
     }
 
-    /// Every 17-clue puzzle whose unique solution is `grid`.
+    /// Every puzzle of the [`Goal`] (default: every 17-clue puzzle) whose
+    /// unique solution is `grid`.
     ///
     /// The grid is searched as given or transposed, whichever has the
-    /// smaller [`Self::estimate`]: both orientations find every 17 (a
-    /// puzzle's transpose is a 17 of the transposed grid), and on random
+    /// smaller [`Self::estimate`]: both orientations find every puzzle (a
+    /// puzzle's transpose is a puzzle of the transposed grid), and on random
     /// grids the smaller estimate was the faster search in 11 cases of 11.
     ///
     /// An error only if the tables of one of the grid's bands (as given or
@@ -331,6 +416,13 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         let _enter = span.enter();
         self.started.fetch_add(1, Ordering::Relaxed);
         let mut result = GridResult::default();
+        let run = GridRun {
+            grid,
+            ids,
+            sets: GridSets::new(),
+            stop: self.goal.first.then(Arc::default),
+            rows: Mutex::new(Vec::new()),
+        };
         // The choices are independent: on a pool with idle threads (the end
         // of a scan, or a single grid) they run side by side.
         let searched: Vec<_> = plan
@@ -338,7 +430,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             .map(|choice| {
                 let _enter = span.enter();
                 let start = Instant::now();
-                let (found, mut stats) = self.search_choice(grid, &choice, ids);
+                let (found, mut stats) = self.search_choice(&run, &choice);
                 stats.total_time = start.elapsed();
                 (choice, found, stats)
             })
@@ -355,19 +447,28 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         }
         result.cpu_time += planning;
         result.puzzles.sort();
+        if self.goal.first {
+            // Choices running side by side may each have found one.
+            result.puzzles.truncate(1);
+        }
+        result.by_row = run.rows.into_inner().expect("no row panicked");
+        result
+            .by_row
+            .sort_by_key(|(rank, row, _)| (std::cmp::Reverse(*rank), plan::search_order(row)));
         result
     }
 
-    /// One band-3 choice: returns the 17s as cell masks of the search grid.
+    /// One band-3 choice: returns the puzzles as cell masks of the search
+    /// grid.
     ///
     /// The rows run in order on one state, so the fresh UAs a row finds
     /// serve the rows after it; with [`Self::with_split_rows`] an idle thread
     /// may take rows with a state of its own ([`Self::run_rows`]).
-    fn search_choice(&self, grid: &Grid, choice: &Choice, ids: &[BandId]) -> (Vec<Mask81>, Stats) {
+    fn search_choice(&self, run: &GridRun, choice: &Choice) -> (Vec<Mask81>, Stats) {
         let span = tracing::debug_span!("choice", band3 = ?choice.band3_rank);
         let _enter = span.enter();
         let free = Mutex::new(None);
-        let mut states = self.run_rows(grid, choice, ids, &choice.rows, &free);
+        let mut states = self.run_rows(run, choice, &choice.rows, &free);
         states.extend(free.into_inner().expect("no row panicked"));
         let mut found = Vec::new();
         let mut stats = Stats::default();
@@ -385,41 +486,52 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// state, and one that an idle thread steals finds `free` empty and
     /// runs on a new state (its own harvest), returned at the end unless
     /// `free` is empty again. Every state holds genuine UAs of this grid
-    /// only, so any state can search any row, and the 17s of all of them
-    /// are the choice's 17s.
+    /// only, so any state can search any row, and the puzzles of all of
+    /// them are the choice's puzzles. With [`Goal::first`], no row starts
+    /// once a puzzle is kept.
     fn run_rows(
         &self,
-        grid: &Grid,
+        run: &GridRun,
         choice: &Choice,
-        ids: &[BandId],
         rows: &[plan::Counts],
         free: &Mutex<Option<part1::ChoiceState>>,
     ) -> Vec<part1::ChoiceState> {
         if self.split_now() && rows.len() > 1 {
             let (first, rest) = rows.split_at(rows.len() / 2);
             let (mut done, more) = rayon::join(
-                || self.run_rows(grid, choice, ids, first, free),
-                || self.run_rows(grid, choice, ids, rest, free),
+                || self.run_rows(run, choice, first, free),
+                || self.run_rows(run, choice, rest, free),
             );
             done.extend(more);
             return done;
         }
         let mut done = Vec::new();
         for (k, row) in rows.iter().enumerate() {
+            if run.stopped() {
+                break;
+            }
             if k > 0 && rows.len() - k > 1 && self.split_now() {
                 // The last grid started meanwhile: the rows left may split.
-                done.extend(self.run_rows(grid, choice, ids, &rows[k..], free));
+                done.extend(self.run_rows(run, choice, &rows[k..], free));
                 return done;
             }
             let clock = ThreadClock::start();
             let taken = free.lock().expect("no row panicked").take();
-            let mut state = taken.unwrap_or_else(|| self.prepare_choice(grid, choice));
-            let xsets =
-                BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[0]], row.x);
-            let ysets =
-                BandSets::for_band(self.catalogue, self.tables, &ids[choice.bands[1]], row.y);
-            state.run_row(&xsets, &ysets, row.z);
+            let mut state = taken.unwrap_or_else(|| {
+                let mut state = self.prepare_choice(run.grid, choice);
+                state.keep(self.goal.checks_minimality(), run.stop.clone());
+                state
+            });
+            let before = state.stats();
+            let xsets = run.sets(self, choice.bands[0], row.x);
+            let ysets = run.sets(self, choice.bands[1], row.y);
+            state.run_row(xsets, ysets, row.z);
             state.bands12.stats.cpu_time += clock.elapsed();
+            let counts = state.stats().since(&before);
+            run.rows
+                .lock()
+                .expect("no row panicked")
+                .push((choice.band3_rank, *row, counts));
             let mut slot = free.lock().expect("no row panicked");
             if slot.is_none() {
                 *slot = Some(state);
@@ -475,6 +587,39 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         let mut state = part1::ChoiceState::new(search_grid, ua12, guas, band3_uas, self.config);
         state.bands12.stats.harvest_time = harvest_time;
         state
+    }
+}
+
+/// One orientation of a grid under search: its bands' identities and valid
+/// sets, the stop flag of [`Goal::first`], and the counters of each row.
+struct GridRun<'g> {
+    grid: &'g Grid,
+    ids: &'g [BandId],
+    sets: GridSets,
+    /// Set once a puzzle is kept, with [`Goal::first`].
+    stop: Option<Arc<AtomicBool>>,
+    rows: Mutex<Vec<(Rank, Counts, Stats)>>,
+}
+
+impl GridRun<'_> {
+    /// Whether a puzzle was kept and the search stops ([`Goal::first`]).
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The valid sets of `size` of grid band `band`, built at their first
+    /// use.
+    fn sets<B: AsRef<[u8]>>(
+        &self,
+        searcher: &Searcher<'_, B>,
+        band: usize,
+        size: usize,
+    ) -> &BandSets {
+        self.sets.get(band, size, || {
+            BandSets::for_band(searcher.catalogue, searcher.tables, &self.ids[band], size)
+        })
     }
 }
 

@@ -8,6 +8,8 @@
 //! live              union of rest[start..end]: cells some set can add
 //! ```
 
+use std::sync::OnceLock;
+
 use crate::band::{BandCatalogue, BandId, valid_sets};
 use crate::bits::{BANDS12_FULL, Mask27, Mask54};
 use crate::tables::BandTables;
@@ -210,5 +212,33 @@ impl BandSets {
                 .iter()
                 .map(move |&r| r | s.pair)
         })
+    }
+}
+
+/// The valid sets of a grid's three bands, by band and size, each built at
+/// its first use and kept for the grid's other rows (sizes above 6 are
+/// computed from the band's UAs: for 8 and more, a good part of a second).
+pub struct GridSets {
+    /// By grid band, then size (0 to 27).
+    sets: [Vec<OnceLock<BandSets>>; 3],
+}
+
+impl Default for GridSets {
+    fn default() -> Self {
+        GridSets {
+            sets: std::array::from_fn(|_| (0..=27).map(|_| OnceLock::new()).collect()),
+        }
+    }
+}
+
+impl GridSets {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The sets of `size` of grid band `band`: `build` makes them the
+    /// first time (a thread asking meanwhile waits for them).
+    pub fn get(&self, band: usize, size: usize, build: impl FnOnce() -> BandSets) -> &BandSets {
+        self.sets[band][size].get_or_init(build)
     }
 }

@@ -25,6 +25,9 @@ mod sockets;
 #[cfg(test)]
 mod tests;
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use crate::bits::{Mask27, Mask54, Mask81};
 use crate::grid::Grid;
 
@@ -47,12 +50,16 @@ const _: () = assert!(MAX_SOCKETS == SOCKET_PARTS as usize);
 /// Most 64-bit words of GUA bits in a step vector.
 const MAX_GUA_WORDS: usize = 8;
 
-/// What a band 3 found: the 17s, and the fresh sets its final checks gave
-/// that the bands-1+2 state takes.
+/// What a band 3 found: the puzzles, and the fresh sets its final checks
+/// gave that the bands-1+2 state takes; and which puzzles it keeps.
 #[derive(Default)]
 struct Results {
-    /// The 17s found, as cell masks of the search grid.
+    /// The puzzles found, as cell masks of the search grid.
     found: Vec<Mask81>,
+    /// Keep only the minimal puzzles (N > 17).
+    minimal_only: bool,
+    /// Set at the first puzzle kept, when the search stops there.
+    stop: Option<Arc<AtomicBool>>,
     /// UA12 found by a final check (none is expected: XY was valid for
     /// bands 1+2), for the bands-1+2 state to take.
     fresh_ua12: Vec<Mask54>,
@@ -137,7 +144,13 @@ impl Band3State {
         &self.stats
     }
 
-    /// The 17s found, as cell masks of the search grid.
+    /// Which puzzles to keep ([`super::part1::ChoiceState::keep`]).
+    pub(in crate::search) fn keep(&mut self, minimal_only: bool, stop: Option<Arc<AtomicBool>>) {
+        self.out.minimal_only = minimal_only;
+        self.out.stop = stop;
+    }
+
+    /// The puzzles found, as cell masks of the search grid.
     pub fn found(&self) -> &[Mask81] {
         &self.out.found
     }

@@ -7,12 +7,16 @@
 //! clues still missing are any cells not excluded. Each candidate gets the
 //! full uniqueness check; a failure yields a fresh UA, which joins the GUA
 //! list (it is one: the other solution keeps XY, so its bands-1+2 part is
-//! missed by XY and its band-3 part must be hit).
+//! missed by XY and its band-3 part must be hit). A unique puzzle is kept,
+//! or, when only minimal ones are asked for (N > 17), kept if no clue can
+//! be removed ([`is_minimal`]).
+
+use std::sync::atomic::Ordering;
 
 use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81};
 use crate::search::harvest::Gua;
 use crate::search::hitting::can_hit;
-use crate::solver::other_solution;
+use crate::solver::{is_minimal, other_solution};
 
 use super::Band3State;
 
@@ -116,9 +120,15 @@ impl Band3State {
         let clues: Mask81 = xy as u128 | (z as u128) << 54;
         match other_solution(&self.grid, clues) {
             None => {
-                debug_assert_eq!(clues.count_ones(), crate::plan::CLUES as u32);
+                if self.out.minimal_only && !is_minimal(&self.grid, clues) {
+                    self.stats.non_minimal += 1;
+                    return;
+                }
                 self.stats.found += 1;
                 self.out.found.push(clues);
+                if let Some(stop) = &self.out.stop {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
             Some(other) => {
                 let diff =

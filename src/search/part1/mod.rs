@@ -43,6 +43,9 @@ mod step;
 mod tests;
 mod xy;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, Mask81};
 use crate::grid::Grid;
 use crate::solver::other_solution;
@@ -86,6 +89,9 @@ pub struct Bands12 {
     /// of an entry share them (`s17 exhaust`; [`Bands12::add_band3`]);
     /// `None` in the one-grid search.
     shared: Option<Shared>,
+    /// Set when the search stops (a first puzzle was kept): checked per X
+    /// slice and per step.
+    stop: Arc<AtomicBool>,
 }
 
 /// Recorders the cross-check tests and the benches turn on (cargo feature
@@ -152,6 +158,16 @@ impl ChoiceState {
         }
     }
 
+    /// Which puzzles to keep: with `minimal_only`, those no clue can be
+    /// removed from; with `stop`, the search stops at the first one kept
+    /// (the flag is set then, and read by both halves).
+    pub fn keep(&mut self, minimal_only: bool, stop: Option<Arc<AtomicBool>>) {
+        if let Some(flag) = &stop {
+            self.bands12.stop = flag.clone();
+        }
+        self.band3.keep(minimal_only, stop);
+    }
+
     /// Searches one row of the plan ([`Bands12::run_row`]).
     pub fn run_row(&mut self, xsets: &BandSets, ysets: &BandSets, z: usize) {
         self.bands12
@@ -183,6 +199,7 @@ impl Bands12 {
             buf: XyBuffers::default(),
             last_fresh: 0,
             shared: None,
+            stop: Arc::default(),
         }
     }
 
@@ -254,6 +271,9 @@ impl Bands12 {
             })
             .collect();
         for xs in &xsets.slices {
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
             let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
             xbits.clear();
             cell_bits(xrest, &mut xbits);
@@ -271,6 +291,9 @@ impl Bands12 {
                 // ends it.
                 if self.slice.dead {
                     self.stats.dead_steps += (ysets.slices.len() - k) as u64;
+                    break;
+                }
+                if self.stop.load(Ordering::Relaxed) {
                     break;
                 }
                 let yrest = &ysets.rest[ys.start as usize..ys.end as usize];
