@@ -8,7 +8,7 @@ use crate::canon::{automorphism_count, minlex_grid, minlex_puzzle};
 use crate::grid::Grid;
 
 use super::Outcome;
-use super::input::{LineSource, no_items};
+use super::input::{BadLines, LineSource, no_items};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -27,8 +27,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let mut source = LineSource::open(args.input.as_deref())?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let start = Instant::now();
-    let (mut items, mut bad) = (0u64, 0u64);
-    while let Some(puzzle) = source.next_puzzle("canon", &mut out, &mut bad)? {
+    let (mut items, mut bad) = (0u64, BadLines::new("canon"));
+    while let Some(puzzle) = source.next_puzzle(&mut out, &mut bad)? {
         items += 1;
         if puzzle.clue_count() == 81 {
             let grid = Grid::from_digits(*puzzle.digits())
@@ -44,6 +44,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     }
     out.flush()?;
+    bad.finish();
+    let bad = bad.count();
     if items == 0 && bad == 0 {
         return Err(no_items("grid or puzzle", &source.name));
     }

@@ -362,11 +362,19 @@ pub fn progress_bar(len: u64, quiet: bool, unit: &str, message: &str) -> indicat
         let bar = ProgressBar::hidden();
         bar.set_length(len);
         bar.set_message(message.to_string());
-        let every = std::env::var("S17_PROGRESS_SECS")
-            .ok()
-            .and_then(|v| v.parse::<f64>().ok())
-            .filter(|s| s.is_finite() && *s >= 0.0)
-            .unwrap_or(60.0);
+        let every = match std::env::var("S17_PROGRESS_SECS") {
+            Err(_) => 60.0,
+            Ok(text) => match text.trim().parse::<f64>() {
+                Ok(secs) if secs.is_finite() && secs >= 0.0 => secs,
+                _ => {
+                    eprintln!(
+                        "s17: warning: S17_PROGRESS_SECS={text:?} is not a number of seconds \
+                         (0 or more); a progress line every 60 s"
+                    );
+                    60.0
+                }
+            },
+        };
         if every > 0.0 {
             let every = std::time::Duration::from_secs_f64(every);
             let (watched, unit) = (bar.clone(), unit.to_string());

@@ -20,7 +20,7 @@ use crate::grid::{Grid, Puzzle};
 
 use super::Outcome;
 use super::common::init_threads;
-use super::input::{LineSource, is_skippable_bytes};
+use super::input::{BadLines, LineSource, is_skippable_bytes};
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("mode").required(true).args(["band", "all", "bands", "which"])))]
@@ -57,9 +57,9 @@ pub struct Args {
     /// (CHOICES: hi, mid, lo).
     #[arg(long, conflicts_with = "count")]
     pub visits: bool,
-    /// For each grid or 17 of FILE ('-': stdin): `LINE<TAB>CHOICE<TAB>K<TAB>
-    /// ENTRY<TAB>GRID`, where its ED class is visited (three lines for a
-    /// grid, one for a 17).
+    /// For each grid or 17 of FILE ('-': stdin):
+    /// `LINE<TAB>CHOICE<TAB>K<TAB>ENTRY<TAB>GRID`, where its ED class is
+    /// visited (three lines for a grid, one for a 17).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["band", "count", "all", "visits"])]
     pub which: Option<PathBuf>,
     /// Worker threads (0 = all cores).
@@ -354,17 +354,14 @@ fn which(ed: &Ed, path: &Path) -> Outcome {
     let mut source = LineSource::open(Some(path))?;
     let name = source.name.clone();
     let mut items: Vec<(usize, Puzzle)> = Vec::new();
-    let mut bad = 0u64;
+    let mut bad = BadLines::new("enumerate");
     while let Some((number, line)) = source.next_line()? {
         if is_skippable_bytes(line) {
             continue;
         }
         match Puzzle::parse_bytes(line) {
             Ok(p) => items.push((number, p)),
-            Err(e) => {
-                bad += 1;
-                eprintln!("s17 enumerate: {name}: line {number}: {e}");
-            }
+            Err(e) => bad.report(format_args!("{name}: line {number}: {e}")),
         }
     }
     let placed: Vec<Result<Vec<Visit>, String>> = items
@@ -413,14 +410,14 @@ fn which(ed: &Ed, path: &Path) -> Outcome {
                 }
             }
             Err(e) => {
-                bad += 1;
                 out.flush()?;
-                eprintln!("s17 enumerate: {name}: line {number}: {e}");
+                bad.report(format_args!("{name}: line {number}: {e}"));
             }
         }
     }
     out.flush()?;
-    Ok(bad == 0)
+    bad.finish();
+    Ok(bad.count() == 0)
 }
 
 fn band2_of(v: &Visit) -> Band {

@@ -183,8 +183,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     bar.finish_and_clear();
     if !quiet {
         let wall = start.elapsed().as_secs_f64();
+        // The ED grids are those the entries list (each by its hi visit);
+        // the 17s are those of every grid visited, listed here or not.
         let head = format!(
-            "s17 exhaust: slice {k}: {} entries, {} ED grids ({} bands 3), {} 17s in {wall:.1} s",
+            "s17 exhaust: slice {k}: {} entries, {} ED grids (listed here, by their hi visit; \
+             {} bands 3 searched, on every visit), {} 17s (of every grid visited) in {wall:.1} s",
             totals.entries, totals.grids, totals.bands3, totals.puzzles,
         );
         let threads = rayon::current_num_threads();
@@ -195,7 +198,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             // Entries searched that hold no ED grid of their own: their
             // time, but no rate per grid.
             eprintln!(
-                "{head} ({:.4} s CPU, {wall:.4} s wall, no ED grid, {threads} threads)",
+                "{head} ({:.4} s CPU, {wall:.4} s wall, no ED grid listed here to divide by, \
+                 {threads} threads)",
                 totals.cpu.as_secs_f64(),
             );
         } else {

@@ -74,14 +74,13 @@ impl LineSource {
     }
 
     /// The next puzzle, blank and `#` lines skipped, or `None` at the end.
-    /// A line that is no puzzle is counted in `bad` and reported on stderr
-    /// as `s17 COMMAND: SOURCE: line N: ERROR`, after `out` is flushed (so
-    /// that the report follows the output of the lines before it).
+    /// A line that is no puzzle goes to `bad` (`s17 COMMAND: SOURCE: line
+    /// N: ERROR`), after `out` is flushed (so that a report follows the
+    /// output of the lines before it).
     pub fn next_puzzle(
         &mut self,
-        command: &str,
         out: &mut impl Write,
-        bad: &mut u64,
+        bad: &mut BadLines,
     ) -> anyhow::Result<Option<Puzzle>> {
         while let Some((number, line)) = self.next_line()? {
             if is_skippable_bytes(line) {
@@ -90,9 +89,8 @@ impl LineSource {
             match Puzzle::parse_bytes(line) {
                 Ok(puzzle) => return Ok(Some(puzzle)),
                 Err(e) => {
-                    *bad += 1;
                     out.flush()?;
-                    eprintln!("s17 {command}: {}: line {number}: {e}", self.name);
+                    bad.report(format_args!("{}: line {number}: {e}", self.name));
                 }
             }
         }
@@ -110,6 +108,50 @@ impl LineSource {
             Ok(None) => None,
             Err(e) => Some(Err(e)),
         })
+    }
+}
+
+/// The bad lines of a run's input: the first [`BadLines::SHOWN`] reported
+/// on stderr, the rest counted and summed up in one line at the end
+/// ([`BadLines::finish`]), so that a wrong file (the 17s given as a grid
+/// file: 49,158 bad lines) does not flood the terminal.
+pub struct BadLines {
+    command: &'static str,
+    count: u64,
+}
+
+impl BadLines {
+    /// Bad-line messages shown before the rest are only counted.
+    pub const SHOWN: u64 = 20;
+
+    /// No bad line yet, for `s17 COMMAND`.
+    pub fn new(command: &'static str) -> BadLines {
+        BadLines { command, count: 0 }
+    }
+
+    /// Counts a bad line, and reports it as `s17 COMMAND: MESSAGE` (the
+    /// message names the source and line) if it is among the first.
+    pub fn report(&mut self, message: impl std::fmt::Display) {
+        self.count += 1;
+        if self.count <= Self::SHOWN {
+            eprintln!("s17 {}: {message}", self.command);
+        }
+    }
+
+    /// Bad lines so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The line for the bad lines not reported, if any.
+    pub fn finish(&self) {
+        if self.count > Self::SHOWN {
+            eprintln!(
+                "s17 {}: ... and {} more bad lines",
+                self.command,
+                self.count - Self::SHOWN
+            );
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use super::Outcome;
 use super::common::{
     GoalArgs, SearchArgs, load_tables, open_mode, progress_bar, report_new, warn_untracked_new,
 };
-use super::input::no_items;
+use super::input::{BadLines, no_items};
 use super::search::format_stats;
 
 #[derive(clap::Args, Debug)]
@@ -71,24 +71,36 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     if grid_file.total_entries == 0 {
         return Err(no_items("grid", &name));
     }
-    let mut bad = 0u64;
+    let mut bad = BadLines::new("scan");
     for (line, err) in grid_file.bad_lines() {
-        eprintln!("s17 scan: {name}: line {line}: {err}");
-        bad += 1;
+        bad.report(format_args!("{name}: line {line}: {err}"));
         if args.strict {
             eprintln!("s17 scan: stopped at the first bad line (--strict)");
             return Ok(false);
         }
     }
+    bad.finish();
+    let bad = bad.count();
+    let mut bad_known = 0;
     let known = match &args.known {
         None => None,
         Some(path) => {
-            let (set, bad_known) = KnownSet::read(path)?;
-            for (line, err) in &bad_known {
-                eprintln!("s17 scan: {}: {}", path.display(), describe(*line, err));
-                bad += 1;
+            let (set, bad_lines) = KnownSet::read(path)?;
+            // Apart from the grid file's: the known list is not scanned.
+            let mut bad = BadLines::new("scan");
+            for (line, err) in &bad_lines {
+                bad.report(format_args!("{}: {}", path.display(), describe(*line, err)));
             }
-            if args.strict && !bad_known.is_empty() {
+            bad.finish();
+            bad_known = bad.count();
+            if bad_known > 0 {
+                eprintln!(
+                    "s17 scan: {bad_known} bad lines in the known list {} (--known): those \
+                     puzzles count as not known",
+                    path.display()
+                );
+            }
+            if args.strict && bad_known > 0 {
                 eprintln!("s17 scan: stopped at the first bad line (--strict)");
                 return Ok(false);
             }
@@ -185,7 +197,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             report_new("scan", path, &files, new_before);
         }
     }
-    Ok(bad == 0)
+    Ok(bad == 0 && bad_known == 0)
 }
 
 /// The checkpoint header's detail of a scan of `part` for `goal`: `slice=`

@@ -14,7 +14,7 @@ use crate::search::{GridResult, Searcher, Stats};
 
 use super::Outcome;
 use super::common::{GoalArgs, SearchArgs, load_tables};
-use super::input::{LineSource, is_skippable};
+use super::input::{BadLines, LineSource, is_skippable};
 
 /// Results waiting to be printed in input order: the next position to print,
 /// and finished (position → (index, result)) entries.
@@ -69,6 +69,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let source = LineSource::open(Some(path))?;
         let name = source.name.clone();
         let mut index = args.grids.len();
+        let mut bad = BadLines::new("search");
         for item in source.numbered_lines() {
             let (number, line) = item?;
             if is_skippable(&line) {
@@ -77,12 +78,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             index += 1;
             match Grid::parse(&line) {
                 Ok(g) => grids.push((index, g)),
-                Err(e) => {
-                    eprintln!("s17 search: {name}: line {number}: {e}");
-                    good = false;
-                }
+                Err(e) => bad.report(format_args!("{name}: line {number}: {e}")),
             }
         }
+        bad.finish();
+        good &= bad.count() == 0;
     }
     if grids.is_empty() {
         anyhow::ensure!(

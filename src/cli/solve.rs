@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::solver::{count_solutions, solve};
 
 use super::Outcome;
-use super::input::{LineSource, no_items};
+use super::input::{BadLines, LineSource, no_items};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -32,8 +32,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let start = Instant::now();
-    let (mut puzzles, mut bad) = (0u64, 0u64);
-    while let Some(puzzle) = source.next_puzzle("solve", &mut out, &mut bad)? {
+    let (mut puzzles, mut bad) = (0u64, BadLines::new("solve"));
+    while let Some(puzzle) = source.next_puzzle(&mut out, &mut bad)? {
         puzzles += 1;
         if args.count {
             write_count(&mut out, count_solutions(&puzzle, limit))?;
@@ -47,6 +47,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     }
     out.flush()?;
+    bad.finish();
+    let bad = bad.count();
     if puzzles == 0 && bad == 0 {
         return Err(no_items("puzzle", &source.name));
     }

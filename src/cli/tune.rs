@@ -19,7 +19,7 @@ use crate::search::{Goal, SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
 use super::Outcome;
 use super::common::progress_bar;
 use super::common::{CluesArg, TablesArg, init_threads, load_tables, tuning_args};
-use super::input::no_items;
+use super::input::{BadLines, no_items};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -140,10 +140,12 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             if catalogue.total_entries == 0 {
                 return Err(no_items("grid", &path.display().to_string()));
             }
+            let mut bad = BadLines::new("tune");
             for (line, err) in catalogue.bad_lines() {
-                eprintln!("s17 tune: {}: line {line}: {err}", path.display());
-                good = false;
+                bad.report(format_args!("{}: line {line}: {err}", path.display()));
             }
+            bad.finish();
+            good = bad.count() == 0;
             catalogue.grids().collect()
         }
         (None, n) => {

@@ -23,7 +23,7 @@ use crate::solver::count_solutions;
 use super::Outcome;
 use super::common::progress_bar;
 use super::common::{SearchArgs, load_tables};
-use super::input::{is_skippable, no_items};
+use super::input::{BadLines, is_skippable, no_items};
 use super::scan::summary;
 
 #[derive(clap::Args, Debug)]
@@ -90,7 +90,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         .map(|&(line, t)| (line, check_line(t.trim())))
         .collect();
     let mut good = Vec::with_capacity(checked.len());
-    let mut bad = 0u64;
+    let mut bad = BadLines::new("validate");
     for (line, result) in checked {
         match result {
             Ok((puzzle, solution)) => good.push(KnownPuzzle {
@@ -98,12 +98,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 puzzle,
                 solution,
             }),
-            Err(e) => {
-                bad += 1;
-                eprintln!("s17 validate: {name}: {}", describe(line, &e));
-            }
+            Err(e) => bad.report(format_args!("{name}: {}", describe(line, &e))),
         }
     }
+    bad.finish();
+    let bad = bad.count();
     let index = KnownIndex::new(&good);
     let grids = choose_grids(&index, args.sample, args.seed);
     if let Some(n) = args.sample.filter(|&n| n > index.grids()) {

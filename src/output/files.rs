@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::checkpoint::{Reconciled, checkpoint_path, reconcile};
-use super::lock::OutputLock;
+use super::lock::{OutputLock, lock_path};
 use super::{OutputError, io_error, write_atomically};
 use crate::grid::Puzzle;
 use crate::known::KnownSet;
@@ -74,12 +74,14 @@ impl ResultFiles {
         let exists = |p: &Path| p.try_exists().map_err(io_error(p));
         // Refused before any file is made (the lock file included): an
         // output that is a directory, and one that exists without --resume
-        // or --force (checked again under the lock).
+        // or --force (checked again under the lock; with a lock file, the
+        // lock says first whether another run holds it).
+        let unlocked = !exists(&lock_path(output))?;
         for path in [output, &checkpoint] {
             if path.is_dir() {
                 return Err(OutputError::IsDirectory(path.to_path_buf()));
             }
-            if mode == OpenMode::Create && exists(path)? {
+            if mode == OpenMode::Create && unlocked && exists(path)? {
                 return Err(OutputError::OutputExists(path.to_path_buf()));
             }
         }
