@@ -56,12 +56,19 @@ pub fn lock_path(output: &Path) -> PathBuf {
 
 /// Opens the lock file at `path`, creating it if missing; true if it was
 /// created.
-fn open_lock_file(path: &Path) -> io::Result<(File, bool)> {
+///
+/// `Ok(None)`: the file existed, then was removed before it could be opened
+/// (by a run that gave up): try again. A missing directory is an error.
+fn open_lock_file(path: &Path) -> io::Result<Option<(File, bool)>> {
     let mut options = OpenOptions::new();
     options.read(true).write(true);
     match options.clone().create_new(true).open(path) {
-        Ok(file) => Ok((file, true)),
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok((options.open(path)?, false)),
+        Ok(file) => Ok(Some((file, true))),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => match options.open(path) {
+            Ok(file) => Ok(Some((file, false))),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        },
         Err(e) => Err(e),
     }
 }
@@ -129,9 +136,9 @@ impl OutputLock {
         };
         let (mut file, created) = loop {
             let (file, created) = match open_lock_file(&path) {
-                Ok(opened) => opened,
+                Ok(Some(opened)) => opened,
                 // Removed between the two opens by a run that gave up.
-                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Ok(None) => continue,
                 Err(e) => return Err(io_error(e)),
             };
             match file.try_lock() {
