@@ -117,7 +117,7 @@ impl StepSets {
     /// into the kept sets.
     #[inline]
     pub(super) fn file(&mut self, uas: &[Mask54], b: Mask54, live: Mask54, limit: usize) {
-        let (nk, nx) = crate::bits::file_sets(uas, b, live, &mut self.kbuf, &mut self.xbuf);
+        let (nk, nx) = crate::bits::file_sets(uas, (b, live), (&mut self.kbuf, &mut self.xbuf));
         (self.nk, self.nx, self.limit) = (nk, nx, limit);
         self.extra.clear();
         if nk > limit {
