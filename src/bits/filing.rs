@@ -16,19 +16,17 @@ pub const FILE_SLACK: usize = 8;
 /// time), eight sets per round; otherwise [`file_sets_scalar`].
 pub fn file_sets(
     uas: &[Mask54],
-    b: Mask54,
-    live: Mask54,
-    both: &mut [Mask54],
-    first: &mut [Mask27],
+    (b, live): (Mask54, Mask54),
+    (both, first): (&mut [Mask54], &mut [Mask27]),
 ) -> (usize, usize) {
     assert!(both.len() >= uas.len() + FILE_SLACK && first.len() >= uas.len() + FILE_SLACK);
     #[cfg(target_arch = "x86_64")]
     if kernels::compress_form() == Form::Avx512 {
         // SAFETY: this form is chosen only when AVX-512F and VL were
         // detected.
-        return unsafe { file_sets_avx512(uas, b, live, both, first) };
+        return unsafe { file_sets_avx512(uas, (b, live), (both, first)) };
     }
-    file_sets_scalar(uas, b, live, both, first)
+    file_sets_scalar(uas, (b, live), (both, first))
 }
 
 /// The portable form of [`file_sets`], which tests compare against.
@@ -36,10 +34,8 @@ pub fn file_sets(
 /// the right count moves.
 pub fn file_sets_scalar(
     uas: &[Mask54],
-    b: Mask54,
-    live: Mask54,
-    both: &mut [Mask54],
-    first: &mut [Mask27],
+    (b, live): (Mask54, Mask54),
+    (both, first): (&mut [Mask54], &mut [Mask27]),
 ) -> (usize, usize) {
     let (mut nb, mut nf) = (0, 0);
     for &u in uas {
@@ -58,10 +54,8 @@ pub fn file_sets_scalar(
 #[target_feature(enable = "avx512f,avx512vl")]
 fn file_sets_avx512(
     uas: &[Mask54],
-    b: Mask54,
-    live: Mask54,
-    both: &mut [Mask54],
-    first: &mut [Mask27],
+    (b, live): (Mask54, Mask54),
+    (both, first): (&mut [Mask54], &mut [Mask27]),
 ) -> (usize, usize) {
     use std::arch::x86_64::{
         __m256i, __m512i, _mm256_maskz_compress_epi32, _mm256_storeu_si256, _mm512_and_si512,
@@ -92,7 +86,7 @@ fn file_sets_avx512(
         unsafe { _mm256_storeu_si256(first[nf..nf + 8].as_mut_ptr() as *mut __m256i, packed) };
         nf += to_first.count_ones() as usize;
     }
-    let (tb, tf) = file_sets_scalar(tail, b, live, &mut both[nb..], &mut first[nf..]);
+    let (tb, tf) = file_sets_scalar(tail, (b, live), (&mut both[nb..], &mut first[nf..]));
     (nb + tb, nf + tf)
 }
 
@@ -107,8 +101,7 @@ pub const CUT_SLACK: usize = 16;
 #[inline]
 pub fn unhit_cut(
     list: &[Mask27],
-    cell: Mask27,
-    excluded: Mask27,
+    (cell, excluded): (Mask27, Mask27),
     out: &mut [Mask27],
 ) -> Option<usize> {
     assert!(out.len() >= list.len() + CUT_SLACK);
@@ -116,9 +109,9 @@ pub fn unhit_cut(
     if kernels::compress_form() == Form::Avx512 {
         // SAFETY: this form is chosen only when AVX-512F and VL were
         // detected.
-        return unsafe { unhit_cut_avx512(list, cell, excluded, out) };
+        return unsafe { unhit_cut_avx512(list, (cell, excluded), out) };
     }
-    unhit_cut_scalar(list, cell, excluded, out)
+    unhit_cut_scalar(list, (cell, excluded), out)
 }
 
 /// The portable form of [`unhit_cut`], which tests compare against.
@@ -126,8 +119,7 @@ pub fn unhit_cut(
 /// those kept moves.
 pub fn unhit_cut_scalar(
     list: &[Mask27],
-    cell: Mask27,
-    excluded: Mask27,
+    (cell, excluded): (Mask27, Mask27),
     out: &mut [Mask27],
 ) -> Option<usize> {
     let (mut n, mut empty) = (0, false);
@@ -145,8 +137,7 @@ pub fn unhit_cut_scalar(
 #[target_feature(enable = "avx512f,avx512vl")]
 fn unhit_cut_avx512(
     list: &[Mask27],
-    cell: Mask27,
-    excluded: Mask27,
+    (cell, excluded): (Mask27, Mask27),
     out: &mut [Mask27],
 ) -> Option<usize> {
     use std::arch::x86_64::{
@@ -174,7 +165,7 @@ fn unhit_cut_avx512(
         unsafe { _mm512_storeu_si512(out[n..n + 16].as_mut_ptr() as *mut __m512i, packed) };
         n += missed.count_ones() as usize;
     }
-    unhit_cut_scalar(tail, cell, excluded, &mut out[n..]).map(|m| n + m)
+    unhit_cut_scalar(tail, (cell, excluded), &mut out[n..]).map(|m| n + m)
 }
 
 #[cfg(test)]
@@ -211,14 +202,14 @@ mod tests {
                 (both[..nb].to_vec(), first[..nf].to_vec())
             };
             let forms = Forms::new(
-                || filed(&|both, first| file_sets(&uas, b, live, both, first)),
-                || filed(&|both, first| file_sets_scalar(&uas, b, live, both, first)),
+                || filed(&|both, first| file_sets(&uas, (b, live), (both, first))),
+                || filed(&|both, first| file_sets_scalar(&uas, (b, live), (both, first))),
             );
             #[cfg(target_arch = "x86_64")]
             let forms = forms.simd("avx512", &["avx512f", "avx512vl"], || {
                 // SAFETY: Forms runs this form only where AVX-512F and VL
                 // were detected.
-                filed(&|both, first| unsafe { file_sets_avx512(&uas, b, live, both, first) })
+                filed(&|both, first| unsafe { file_sets_avx512(&uas, (b, live), (both, first)) })
             });
             forms.assert_each(&expected, format_args!("{n} sets"));
             if n > 100 {
@@ -252,14 +243,14 @@ mod tests {
                 run(&mut out).map(|m| out[..m].to_vec())
             };
             let forms = Forms::new(
-                || cut(&|out| unhit_cut(&list, cell, excluded, out)),
-                || cut(&|out| unhit_cut_scalar(&list, cell, excluded, out)),
+                || cut(&|out| unhit_cut(&list, (cell, excluded), out)),
+                || cut(&|out| unhit_cut_scalar(&list, (cell, excluded), out)),
             );
             #[cfg(target_arch = "x86_64")]
             let forms = forms.simd("avx512", &["avx512f", "avx512vl"], || {
                 // SAFETY: Forms runs this form only where AVX-512F and VL
                 // were detected.
-                cut(&|out| unsafe { unhit_cut_avx512(&list, cell, excluded, out) })
+                cut(&|out| unsafe { unhit_cut_avx512(&list, (cell, excluded), out) })
             });
             forms.assert_each(&expected, format_args!("{n} sets"));
         }

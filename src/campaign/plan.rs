@@ -502,19 +502,19 @@ mod tests {
 
     #[test]
     fn unit_counts_keep_units_within_twice_the_target() {
-        for (n, c, t) in [
-            (10, 1.0, 3.0),
-            (7, 0.7, 1.0),
-            (5, 0.9, 1.0),
-            (3, 5.0, 1.0),
-            (100, 0.01, 100.0),
-        ] {
-            let m = unit_count(n, c, t);
-            assert!((1..=n).contains(&m));
-            assert!(
-                m == n || n.div_ceil(m) as f64 * c <= 2.0 * t,
-                "{n} {c} {t}: {m}"
-            );
+        // Every entry count, cost per entry and target of these lists
+        // together.
+        let costs = [0.01, 0.7, 0.9, 1.0, 5.0];
+        let targets = [1.0, 3.0, 100.0];
+        for n in [1, 3, 5, 7, 10, 100, 1000] {
+            for (c, t) in costs.iter().flat_map(|&c| targets.map(|t| (c, t))) {
+                let m = unit_count(n, c, t);
+                assert!((1..=n).contains(&m));
+                assert!(
+                    m == n || n.div_ceil(m) as f64 * c <= 2.0 * t,
+                    "{n} {c} {t}: {m}"
+                );
+            }
         }
     }
 

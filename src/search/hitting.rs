@@ -196,7 +196,7 @@ fn hit_node(arena: &mut [Mask27], len: usize, clues: Mask27, left: usize) -> Opt
             continue;
         }
         // None: a set unhit here and in every later branch.
-        let n = crate::bits::unhit_cut(list, cell, excluded, rest)?;
+        let n = crate::bits::unhit_cut(list, (cell, excluded), rest)?;
         if let Some(found) = hit_node(rest, n, clues | cell, left - 1) {
             return Some(found);
         }

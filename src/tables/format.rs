@@ -71,8 +71,8 @@ pub(super) const RECORD_LEN: usize = std::mem::size_of::<BandRecord>();
 /// [u32 start, u32 len] × 5   lists of sizes 2..=6 (start in the sets section)
 /// u64 checksum               of the band's section (see the module note)
 /// ```
-#[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
 pub(super) struct BandRecord {
     pub(super) catalogue_index: u32,
     pub(super) min_size: u32,

@@ -56,6 +56,10 @@ pub fn default_table_path() -> Result<PathBuf, TableError> {
     }
 }
 
+/// How to fix a table file that cannot be read (the end of most
+/// [`TableError`] messages).
+const REBUILD: &str = "rebuild with `s17 tables build`";
+
 /// What is wrong with a table file, and how to fix it.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
@@ -72,25 +76,19 @@ pub enum TableError {
         #[source]
         source: io::Error,
     },
-    #[error("not a band table file (bad magic number); rebuild with `s17 tables build`")]
+    #[error("not a band table file (bad magic number); {REBUILD}")]
     Magic,
-    #[error(
-        "band table format version {found}, this program reads version {expected}; rebuild with `s17 tables build`"
-    )]
+    #[error("band table format version {found}, this program reads version {expected}; {REBUILD}")]
     Version { expected: u32, found: u32 },
-    #[error(
-        "band table file truncated: {found} bytes, expected {expected}; rebuild with `s17 tables build`"
-    )]
+    #[error("band table file truncated: {found} bytes, expected {expected}; {REBUILD}")]
     Truncated { expected: u64, found: u64 },
-    #[error("band table file malformed: {reason}; rebuild with `s17 tables build`")]
+    #[error("band table file malformed: {reason}; {REBUILD}")]
     Malformed { reason: String },
     #[error(
-        "band table checksum mismatch (stored {stored:#018x}, computed {computed:#018x}): the file is corrupt; rebuild with `s17 tables build`"
+        "band table checksum mismatch (stored {stored:#018x}, computed {computed:#018x}): the file is corrupt; {REBUILD}"
     )]
     Checksum { stored: u64, computed: u64 },
-    #[error(
-        "band table file holds {found} bands, expected {expected}; rebuild with `s17 tables build`"
-    )]
+    #[error("band table file holds {found} bands, expected {expected}; {REBUILD}")]
     Incomplete { expected: usize, found: usize },
     #[error(
         "band tables {path}: band {band} is corrupt ({problem}); rebuild them with \

@@ -34,15 +34,18 @@ pub(in crate::search) trait Mode {
 
     /// A survivor XY of the step (`cells`: XY but the X pair) goes its way
     /// through the bands 3 alive in the step.
-    fn survivor(
-        &mut self,
-        b12: &mut Bands12,
-        bands3: &mut [Band3State],
-        step_live: &[(usize, Sockets)],
-        xy: Mask54,
-        cells: Mask54,
-        z: usize,
-    );
+    fn survivor(&mut self, b12: &mut Bands12, step: &mut StepBands3, xy: Mask54, cells: Mask54);
+}
+
+/// The bands 3 of a 2X2Y step, as the XY loop hands them to each survivor.
+pub(in crate::search) struct StepBands3<'a> {
+    /// Every band-3 state of the row.
+    pub(super) all: &'a mut [Band3State],
+    /// The states alive in the step (index into `all`), with the sockets
+    /// open for every XY of the step.
+    pub(super) live: &'a [(usize, Sockets)],
+    /// The clues of band 3 in the row.
+    pub(super) z: usize,
 }
 
 /// The one-grid search: one band 3, its GUA bits its own.
@@ -66,17 +69,9 @@ impl Mode for OneGrid {
     fn prepare_step(&mut self, _: &[Band3State], _: &[(usize, Sockets)]) {}
 
     #[inline(always)]
-    fn survivor(
-        &mut self,
-        b12: &mut Bands12,
-        bands3: &mut [Band3State],
-        step_live: &[(usize, Sockets)],
-        xy: Mask54,
-        cells: Mask54,
-        z: usize,
-    ) {
-        let (k, forced) = step_live[0];
-        b12.survivor_one(&mut bands3[k], forced, xy, cells, z);
+    fn survivor(&mut self, b12: &mut Bands12, step: &mut StepBands3, xy: Mask54, cells: Mask54) {
+        let (k, forced) = step.live[0];
+        b12.survivor_one(&mut step.all[k], forced, xy, cells, step.z);
     }
 }
 
@@ -102,15 +97,7 @@ impl Mode for Shared {
     }
 
     #[inline(always)]
-    fn survivor(
-        &mut self,
-        b12: &mut Bands12,
-        bands3: &mut [Band3State],
-        step_live: &[(usize, Sockets)],
-        xy: Mask54,
-        cells: Mask54,
-        z: usize,
-    ) {
-        b12.survivor_shared(self, bands3, step_live, xy, cells, z);
+    fn survivor(&mut self, b12: &mut Bands12, step: &mut StepBands3, xy: Mask54, cells: Mask54) {
+        b12.survivor_shared(self, step, xy, cells);
     }
 }

@@ -8,6 +8,7 @@ use crate::search::band3::Band3State;
 use crate::search::hitting::{all_bits, low_bits};
 use crate::search::sets::BAND1;
 
+use super::mode::StepBands3;
 use super::{Bands12, Mode};
 
 /// Most 64-bit words of UA bits in a step vector.
@@ -65,14 +66,12 @@ impl Bands12 {
             return;
         }
         mode.prepare_step(bands3, &step_live);
-        self.xy_loop(
-            mode,
-            bands3,
-            &step_live,
-            (xpair, xrest, xbits),
-            (ypair, yrest, ybits),
+        let step = StepBands3 {
+            all: bands3,
+            live: &step_live,
             z,
-        );
+        };
+        self.xy_loop(mode, step, (xpair, xrest, xbits), (ypair, yrest, ybits));
         self.buf.step_live = step_live;
     }
 }
@@ -118,7 +117,7 @@ impl StepSets {
     /// into the kept sets.
     #[inline]
     pub(super) fn file(&mut self, uas: &[Mask54], b: Mask54, live: Mask54, limit: usize) {
-        let (nk, nx) = crate::bits::file_sets(uas, b, live, &mut self.kbuf, &mut self.xbuf);
+        let (nk, nx) = crate::bits::file_sets(uas, (b, live), (&mut self.kbuf, &mut self.xbuf));
         (self.nk, self.nx, self.limit) = (nk, nx, limit);
         self.extra.clear();
         if nk > limit {

@@ -8,6 +8,7 @@ use crate::search::harvest::debug_assert_ua;
 use crate::search::hitting::Sockets;
 use crate::search::shared::Shared;
 
+use super::mode::StepBands3;
 use super::step::{build_vectors, select_hitting};
 use super::{Bands12, Mode};
 
@@ -17,11 +18,9 @@ impl Bands12 {
     pub(super) fn xy_loop<M: Mode>(
         &mut self,
         mode: &mut M,
-        bands3: &mut [Band3State],
-        step_live: &[(usize, Sockets)],
+        mut step: StepBands3,
         (xpair, xrest, xbits): (Mask27, &[Mask27], &[u64]),
         (ypair, yrest, ybits): (Mask27, &[Mask27], &[u64]),
-        z: usize,
     ) {
         select_hitting(xbits, xrest.len(), self.must.xmust(), &mut self.buf.xsel);
         select_hitting(ybits, yrest.len(), &self.must.ymust, &mut self.buf.ysel);
@@ -67,7 +66,7 @@ impl Bands12 {
             // The cells of XY but the X pair (the GUAs the pair hits are
             // not in the slices' lists).
             let cells = xy & !(xpair as u64);
-            mode.survivor(self, bands3, step_live, xy, cells, z);
+            mode.survivor(self, &mut step, xy, cells);
         }
         self.buf.survivors = survivors;
     }
@@ -102,17 +101,10 @@ impl Bands12 {
             debug_assert_ua(band3.grid(), self.last_fresh.into());
             return;
         }
-        #[cfg(feature = "hooks")]
-        if let Some(list) = &mut self.hooks.record_valid_xy {
-            list.push(xy);
-            return;
+        if self.part2(band3, xy, z) {
+            // No other band 3 to hand its fresh GUAs to.
+            drop(band3.take_fresh_guas());
         }
-        band3.enumerate_band3(xy, z);
-        for ua in band3.take_fresh_ua12() {
-            self.add_ua12(ua);
-        }
-        // No other band 3 to hand its fresh GUAs to.
-        drop(band3.take_fresh_guas());
     }
 
     /// A survivor XY of an entry's search (`exhaust`; `cells`: XY but the
@@ -127,18 +119,17 @@ impl Bands12 {
     pub(super) fn survivor_shared(
         &mut self,
         shared: &mut Shared,
-        bands3: &mut [Band3State],
-        step_live: &[(usize, Sockets)],
+        step: &mut StepBands3,
         xy: Mask54,
         cells: Mask54,
-        z: usize,
     ) {
+        let z = step.z;
         if !self.must.extra_hit(xy) {
             self.stats.extra_dead += 1;
             return;
         }
         let passed = shared.survivor_bounds(cells, z);
-        self.stats.band3_dead += (step_live.len() - passed) as u64;
+        self.stats.band3_dead += (step.live.len() - passed) as u64;
         let mut valid = None;
         // The bands 3 that passed, in order (the list is put back after:
         // the checks below need `shared`).
@@ -148,9 +139,9 @@ impl Bands12 {
             .enumerate()
             .flat_map(|(w, &bits)| crate::bits::cells(bits).map(move |b| 64 * w + b));
         for i in passed {
-            let (k, forced) = step_live[i];
+            let (k, forced) = step.live[i];
             let class_open = shared.class_open(i);
-            let band3 = &mut bands3[k];
+            let band3 = &mut step.all[k];
             if !band3.survivor_passes(cells, xy, forced, z, class_open) {
                 continue;
             }
@@ -159,25 +150,36 @@ impl Bands12 {
                 // builds check that it is a UA of each (the soundness
                 // rule, ARCHITECTURE.md).
                 if cfg!(debug_assertions) {
-                    for other in bands3.iter() {
+                    for other in step.all.iter() {
                         debug_assert_ua(other.grid(), self.last_fresh.into());
                     }
                 }
                 break;
             }
-            #[cfg(feature = "hooks")]
-            if let Some(list) = &mut self.hooks.record_valid_xy {
-                list.push(xy);
+            if !self.part2(band3, xy, z) {
                 break;
             }
-            band3.enumerate_band3(xy, z);
-            for ua in band3.take_fresh_ua12() {
-                self.add_ua12(ua);
-            }
             let fresh = band3.take_fresh_guas();
-            shared.share_guas(bands3, k, fresh, &mut self.stats);
+            shared.share_guas(step.all, k, fresh, &mut self.stats);
         }
         shared.put_pass(live_pass);
+    }
+
+    /// A valid XY (it passed band 3 and the bands-1+2 check): part 2 on
+    /// band 3, whose fresh UA12s join the filters. False when a test
+    /// recorder took XY instead (`hooks`): the survivor goes no further.
+    #[inline(always)]
+    fn part2(&mut self, band3: &mut Band3State, xy: Mask54, z: usize) -> bool {
+        #[cfg(feature = "hooks")]
+        if let Some(list) = &mut self.hooks.record_valid_xy {
+            list.push(xy);
+            return false;
+        }
+        band3.enumerate_band3(xy, z);
+        for ua in band3.take_fresh_ua12() {
+            self.add_ua12(ua);
+        }
+        true
     }
 
     /// The XY inner loop of one step with `W`-word UA vectors: fills
