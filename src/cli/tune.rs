@@ -188,6 +188,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let totals = scan(
             &grids,
             None,
+            None,
             |grid| searcher.search(grid),
             |index, result| {
                 found
