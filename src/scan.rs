@@ -15,6 +15,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -198,9 +199,15 @@ pub struct Totals {
 /// is done, then calling `progress(index, result)`. Stops at
 /// the first write error or table error (corrupt band tables: the job's
 /// error); the grids done so far stay recorded and the files resumable.
+///
+/// Once `stop` (if given; the command line's Ctrl-C) is set, no grid
+/// starts: the grids in progress finish and are recorded, the others are
+/// neither searched nor recorded (`Totals::grids` counts the grids done),
+/// and the files are synced as at the end.
 pub fn scan<J, P>(
     grids: &[(usize, Grid)],
     mut files: Option<&mut ResultFiles>,
+    stop: Option<&AtomicBool>,
     job: J,
     progress: P,
 ) -> Result<Totals, ScanError>
@@ -212,6 +219,9 @@ where
     let _enter = span.enter();
     let shared = Mutex::new((files.as_deref_mut(), Totals::default()));
     grids.par_iter().try_for_each(|&(index, ref grid)| {
+        if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            return Ok(());
+        }
         let grid_span = tracing::debug_span!(parent: &span, "scan_grid", line = index);
         let _enter = grid_span.enter();
         let start = Instant::now();
@@ -260,14 +270,21 @@ mod tests {
         })
     }
 
+    /// A new output in a fresh directory: the directory, the output's
+    /// path and its files.
+    fn new_output() -> (tempfile::TempDir, std::path::PathBuf, ResultFiles) {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.txt");
+        let (files, state) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
+        assert!(state.done.is_empty());
+        (dir, out, files)
+    }
+
     #[test]
     fn the_driver_records_every_grid_and_counts_it() {
-        let dir = tempfile::tempdir().unwrap();
         let gs = grids(40, 2);
-        let out = dir.path().join("full.txt");
-        let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Create).unwrap();
-        assert!(state.done.is_empty());
-        let totals = scan(&gs, Some(&mut files), fake_job, |_, _| {}).unwrap();
+        let (_dir, out, mut files) = new_output();
+        let totals = scan(&gs, Some(&mut files), None, fake_job, |_, _| {}).unwrap();
         assert_eq!(totals.grids, gs.len() as u64);
         assert_eq!(totals.puzzles as usize, expected_lines(&gs).len());
         drop(files);
@@ -278,6 +295,64 @@ mod tests {
         assert_eq!(sorted_lines(&output), expected_lines(&gs));
         let state = reconcile(HEADER, &output, &checkpoint).unwrap();
         assert_eq!(state.done.len(), gs.len());
+    }
+
+    /// A stop set while grids are searched (as Ctrl-C does): the grids
+    /// done are recorded whole, no other grid is, and a resume searches
+    /// exactly the others, giving the output of a scan without a stop.
+    #[test]
+    fn a_stop_records_the_grids_done_and_a_resume_does_the_rest() {
+        let gs = grids(40, 3);
+        let (_dir, out, mut files) = new_output();
+        let stop = AtomicBool::new(false);
+        let progressed = std::sync::atomic::AtomicU64::new(0);
+        // One worker, so that the stop comes between two grids: the fifth
+        // sets it and is the last searched.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let totals = pool
+            .install(|| {
+                scan(&gs, Some(&mut files), Some(&stop), fake_job, |_, _| {
+                    if progressed.fetch_add(1, Ordering::Relaxed) + 1 == 5 {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                })
+            })
+            .unwrap();
+        drop(files);
+        assert_eq!(totals.grids, 5);
+        let (output, checkpoint) = (
+            fs::read(&out).unwrap(),
+            fs::read(checkpoint_path(&out)).unwrap(),
+        );
+        let state = reconcile(HEADER, &output, &checkpoint).unwrap();
+        assert_eq!(state.done.len(), 5);
+        let finished: Vec<(usize, Grid)> = gs
+            .iter()
+            .filter(|(i, _)| state.done.contains(i))
+            .copied()
+            .collect();
+        assert_eq!(sorted_lines(&output), expected_lines(&finished));
+
+        let (mut files, state) = ResultFiles::open(&out, HEADER, OpenMode::Resume).unwrap();
+        let todo: Vec<(usize, Grid)> = gs
+            .iter()
+            .filter(|(i, _)| !state.done.contains(i))
+            .copied()
+            .collect();
+        let totals = scan(
+            &todo,
+            Some(&mut files),
+            Some(&AtomicBool::new(false)),
+            fake_job,
+            |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(totals.grids as usize, gs.len() - 5);
+        drop(files);
+        assert_eq!(sorted_lines(&fs::read(&out).unwrap()), expected_lines(&gs));
     }
 
     #[test]

@@ -322,6 +322,14 @@ fn usage_errors_exit_two_with_clap_messages() {
             "error: invalid value '0' for '--ua-limit <N>': 0 is not in 1..=256",
         ),
         (
+            &["tune", "--random", "1", "--chunk", "5000"],
+            "error: invalid value '5000' for '--chunk <LIST>': 5000 is not in 16..=4096",
+        ),
+        (
+            &["tune", "--random", "1", "--fillings", "5,0"],
+            "error: invalid value '0' for '--fillings <LIST>': 0 is not in 1..=1000000",
+        ),
+        (
             &["enumerate"],
             "error: the following required arguments were not provided:\n  \
              <--band <K>|--all|--bands <A..B>|--which <FILE>>",

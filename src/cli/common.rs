@@ -74,13 +74,17 @@ fn tuning_default(k: usize) -> &'static str {
     })[k]
 }
 
+/// The parser of a tuning option's values: a number in the option's range
+/// (clap's usage error, exit 2, for one outside it).
+pub fn tuning_value_parser(option: &TuningOption) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(option.min as u64..=option.max as u64)
+}
+
 impl clap::Args for TuningArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
         tuning_args(cmd, None, |arg, option| {
-            arg.value_name("N").value_parser(
-                clap::builder::RangedU64ValueParser::<usize>::new()
-                    .range(option.min as u64..=option.max as u64),
-            )
+            arg.value_name("N")
+                .value_parser(tuning_value_parser(option))
         })
     }
 

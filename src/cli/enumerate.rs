@@ -18,9 +18,9 @@ use crate::ed::counts::{self, Appender};
 use crate::ed::{Choices, Ed, Entry, SliceCount, Visit, choice_name};
 use crate::grid::{Grid, Puzzle};
 
-use super::Outcome;
 use super::common::init_threads;
 use super::input::{BadLines, LineSource, is_skippable_bytes};
+use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("mode").required(true).args(["band", "all", "bands", "which"])))]
@@ -160,13 +160,19 @@ fn spinner(quiet: bool, what: &str) -> ProgressBar {
 const BATCH: usize = 64;
 
 /// Counts the hi visits of the entries of slice `k` in `range`, the entries
-/// shared out among the workers.
+/// shared out among the workers. After Ctrl-C ([`interrupt::requested`])
+/// the entries left are skipped: the count is then partial, and dropped
+/// by the caller.
 fn count_slice(ed: &Ed, k: usize, range: Range<u64>, bar: &ProgressBar) -> SliceCount {
     let (sender, receiver) = sync_channel::<Vec<Entry>>(64);
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let mut batch = Vec::with_capacity(BATCH);
             ed.for_each_entry(k, range, |entry| {
+                // After Ctrl-C the walk only runs out (it cannot stop).
+                if interrupt::requested() {
+                    return;
+                }
                 batch.push(*entry);
                 if batch.len() == BATCH {
                     // A closed channel only means the workers stopped.
@@ -183,6 +189,10 @@ fn count_slice(ed: &Ed, k: usize, range: Range<u64>, bar: &ProgressBar) -> Slice
             .par_bridge()
             .map(|batch| {
                 let mut count = SliceCount::default();
+                if interrupt::requested() {
+                    // The slice's count is dropped (see `count_slices`).
+                    return count;
+                }
                 for entry in &batch {
                     count.entries += 1;
                     ed.entry_visits(k, entry, Choices::HI, |v| count.add_grid(v.automorphisms));
@@ -251,6 +261,16 @@ fn list(ed: &Ed, k: usize, range: Range<u64>, visits: bool) -> anyhow::Result<()
     Ok(())
 }
 
+/// How Ctrl-C stops `--all` and `--bands`.
+const STOP: interrupt::Stop = interrupt::Stop {
+    command: "enumerate",
+    first: "the slice in progress is dropped (a count is written only whole), then the run \
+            stops",
+    resume: "the same command with --resume continues",
+    unit: "slices",
+    what: "counts",
+};
+
 /// Counts the slices into `output`, one line per slice as it finishes.
 fn count_slices(
     ed: &Ed,
@@ -280,6 +300,7 @@ fn count_slices(
         Appender::append_to(output)?
     };
     let todo: Vec<usize> = slices.clone().filter(|k| !done.contains_key(k)).collect();
+    interrupt::install(STOP, quiet)?;
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
@@ -303,10 +324,18 @@ fn count_slices(
         a
     });
     let mut this_run = SliceCount::default();
+    interrupt::show_on(&bar);
+    let (before, left) = (slices.len() - todo.len(), todo.len());
+    let mut slices_done = 0;
     for k in todo {
         let slice_start = Instant::now();
         let count = count_slice(ed, k, 0..u64::MAX, &ProgressBar::hidden());
+        // A slice with a Ctrl-C before its end is partial: not written.
+        if interrupt::requested() {
+            break;
+        }
         file.push(k, &count)?;
+        slices_done += 1;
         tracing::info!(
             slice = k,
             entries = count.entries,
@@ -319,8 +348,9 @@ fn count_slices(
         bar.inc(1);
         bar.set_message(format!("{} ED grids", total.grids));
     }
-    bar.finish_and_clear();
     drop(file);
+    interrupt::check(STOP, before, slices_done, left, output)?;
+    bar.finish_and_clear();
     let all = counts::read(output)?;
     counts::write(output, &all)?;
     let mut sum = SliceCount::default();

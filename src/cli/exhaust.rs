@@ -17,12 +17,12 @@ use crate::exhaust::{EntryRecorder, Exhauster};
 use crate::output::ResultFiles;
 use crate::search::ThreadClock;
 
-use super::Outcome;
 use super::common::{
     SearchArgs, load_tables, open_mode, progress_bar, read_known, report_new, warn_untracked_new,
 };
 use super::enumerate::{parse_range, parse_slices};
 use super::search::format_stats;
+use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -81,6 +81,15 @@ pub struct Args {
     #[command(flatten)]
     pub search: SearchArgs,
 }
+
+/// How Ctrl-C stops a run.
+const STOP: interrupt::Stop = interrupt::Stop {
+    command: "exhaust",
+    first: "the entries in progress finish and are recorded, then the run stops",
+    resume: "the same command with --resume continues",
+    unit: "entries",
+    what: "results",
+};
 
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let config = args.search.start(args.threads)?;
@@ -146,10 +155,16 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         );
     }
     let exhauster = Exhauster::new(&ed, &tables, config);
+    interrupt::install(STOP, quiet)?;
     let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 17s");
+    interrupt::show_on(&bar);
     let shared = Mutex::new(EntryRecorder::new(&mut files, &state.found));
     let start = Instant::now();
     let outcome = todo.par_iter().try_for_each(|entry| {
+        // After Ctrl-C no entry starts; those in progress finish.
+        if interrupt::requested() {
+            return Ok(());
+        }
         // An entry runs on one thread, with no rayon inside: its thread's
         // CPU time is its cost, whatever else the machine does.
         let clock = ThreadClock::start();
@@ -180,6 +195,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             output.display()
         )
     })?;
+    interrupt::check(STOP, state.done.len(), totals.entries, todo.len(), &output)?;
     bar.finish_and_clear();
     if !quiet {
         let wall = start.elapsed().as_secs_f64();

@@ -1,7 +1,8 @@
 //! The command line: one file per subcommand, each with `run(args)`.
 //!
 //! Exit codes: 0 success, 1 bad input (a malformed line, a failed check) or
-//! another runtime error, 2 usage (clap's own code). A closed stdout (broken
+//! another runtime error, 2 usage (clap's own code), 130 a run stopped by
+//! Ctrl-C or SIGTERM (`interrupt`). A closed stdout (broken
 //! pipe, e.g. `s17 canon | head`) ends the run quietly with 0. A closed
 //! stderr (`s17 solve bad.txt 2>&1 | head -1`) drops the messages and the
 //! run goes on to its own exit code ([`eprintln!`] below).
@@ -29,6 +30,7 @@ mod enumerate;
 mod exhaust;
 mod generate;
 mod input;
+mod interrupt;
 mod scan;
 mod search;
 mod solve;
@@ -104,6 +106,11 @@ pub fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if err.is::<interrupt::Interrupted>() => {
+            // Ctrl-C: what is done and how to go on, not an error.
+            eprintln!("s17 {name}: {err}");
+            ExitCode::from(interrupt::EXIT_CODE)
+        }
         Err(err) => {
             // Named like the subcommand's own messages (`s17 scan: FILE:
             // line N: ...`), so a log of several runs says which failed.

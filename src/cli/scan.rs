@@ -13,12 +13,12 @@ use crate::output::{OutputError, ResultFiles, checkpoint_header};
 use crate::scan::{GridFile, Part, Totals, scan};
 use crate::search::{Goal, Searcher};
 
-use super::Outcome;
 use super::common::{
     GoalArgs, SearchArgs, load_tables, open_mode, progress_bar, report_new, warn_untracked_new,
 };
 use super::input::{BadLines, no_items};
 use super::search::format_stats;
+use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -60,6 +60,15 @@ pub struct Args {
     #[command(flatten)]
     pub search: SearchArgs,
 }
+
+/// How Ctrl-C stops a scan.
+const STOP: interrupt::Stop = interrupt::Stop {
+    command: "scan",
+    first: "the grids in progress finish and are recorded, then the scan stops",
+    resume: "the same command with --resume continues",
+    unit: "grids",
+    what: "results",
+};
 
 /// Scans the grid file; exit 1 if a line was bad.
 pub fn run(args: Args, quiet: bool) -> Outcome {
@@ -163,12 +172,15 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let searcher = Searcher::new(&band_catalogue, &tables, config)
         .with_goal(goal)
         .with_split_rows_after(todo.len());
+    interrupt::install(STOP, quiet)?;
     let bar = progress_bar(todo.len() as u64, quiet, "grids", &format!("0 {what}"));
+    interrupt::show_on(&bar);
     let found = AtomicU64::new(0);
     let start = Instant::now();
     let totals = scan(
         &todo,
         Some(&mut files),
+        Some(interrupt::flag()),
         |grid| searcher.search(grid),
         |_, result| {
             let n = found.fetch_add(result.puzzles.len() as u64, Ordering::Relaxed)
@@ -183,6 +195,13 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             args.output.display()
         )
     })?;
+    interrupt::check(
+        STOP,
+        state.done.len(),
+        totals.grids,
+        todo.len(),
+        &args.output,
+    )?;
     bar.finish_and_clear();
     if !quiet {
         summary("scan", &what, &totals, bad, start.elapsed());

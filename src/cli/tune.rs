@@ -18,7 +18,9 @@ use crate::search::{Goal, SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
 
 use super::Outcome;
 use super::common::progress_bar;
-use super::common::{CluesArg, TablesArg, init_threads, load_tables, tuning_args};
+use super::common::{
+    CluesArg, TablesArg, init_threads, load_tables, tuning_args, tuning_value_parser,
+};
 use super::input::{BadLines, no_items};
 
 #[derive(clap::Args, Debug)]
@@ -50,8 +52,8 @@ pub struct Args {
 
 /// The values to try of each tuning option: one flag per entry of
 /// [`TUNING_OPTIONS`] taking a comma-separated list (default: the
-/// option's default). Values are checked against the table's ranges
-/// before any search, and one out of range fails the run (exit 1).
+/// option's default). clap checks each value against the table's range:
+/// one out of range is a usage error (exit 2), before any file is read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TuningLists {
     /// Per option, in table order.
@@ -60,7 +62,9 @@ pub struct TuningLists {
 
 impl TuningLists {
     /// Every combination of the listed values, the first option's values
-    /// varying slowest; an error for the first out of range.
+    /// varying slowest; an error for the first out of range (clap has
+    /// checked the ranges already; the check is kept for lists built in
+    /// other ways).
     pub fn configs(&self) -> anyhow::Result<Vec<SearchConfig>> {
         let mut configs = vec![SearchConfig::default()];
         for (option, values) in TUNING_OPTIONS.iter().zip(&self.lists) {
@@ -86,12 +90,16 @@ impl TuningLists {
 
 impl clap::Args for TuningLists {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        tuning_args(cmd, Some("Values to try (comma-separated)"), |arg, _| {
-            arg.value_name("LIST")
-                .value_delimiter(',')
-                .action(clap::ArgAction::Append)
-                .value_parser(clap::value_parser!(usize))
-        })
+        tuning_args(
+            cmd,
+            Some("Values to try (comma-separated)"),
+            |arg, option| {
+                arg.value_name("LIST")
+                    .value_delimiter(',')
+                    .action(clap::ArgAction::Append)
+                    .value_parser(tuning_value_parser(option))
+            },
+        )
     }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
@@ -179,6 +187,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let start = Instant::now();
         let totals = scan(
             &grids,
+            None,
             None,
             |grid| searcher.search(grid),
             |index, result| {

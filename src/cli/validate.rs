@@ -20,11 +20,11 @@ use crate::scan::scan;
 use crate::search::Searcher;
 use crate::solver::count_solutions;
 
-use super::Outcome;
 use super::common::progress_bar;
 use super::common::{SearchArgs, load_tables};
 use super::input::{BadLines, is_skippable, no_items};
 use super::scan::summary;
+use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -48,6 +48,16 @@ pub struct Args {
     #[command(flatten)]
     pub search: SearchArgs,
 }
+
+/// How Ctrl-C stops a validation with `--checkpoint` (which resumes by
+/// itself).
+const STOP: interrupt::Stop = interrupt::Stop {
+    command: "validate",
+    first: "the grids in progress finish and are recorded, then the validation stops",
+    resume: "the same command continues",
+    unit: "grids",
+    what: "results",
+};
 
 /// What the comparison of one grid's search with the list found.
 #[derive(Default)]
@@ -208,11 +218,17 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     // The last grids' rows may use the threads that run out of grids.
     let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(todo.len());
+    // Ctrl-C stops a run only when there is a checkpoint to go on from.
+    if args.checkpoint.is_some() {
+        interrupt::install(STOP, quiet)?;
+    }
     let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");
+    interrupt::show_on(&bar);
     let search_start = Instant::now();
     let totals = scan(
         &todo,
         files.as_mut(),
+        Some(interrupt::flag()),
         |grid| searcher.search(grid),
         |position, result| {
             check(position, &result.puzzles, Some(result.cpu_time));
@@ -220,6 +236,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             bar.inc(1);
         },
     )?;
+    if let Some(path) = &args.checkpoint {
+        let before = grids.len() - todo.len();
+        interrupt::check(STOP, before, totals.grids, todo.len(), path)?;
+    }
     bar.finish_and_clear();
     let report = report.into_inner().expect("no panic");
     if !quiet {
