@@ -1,5 +1,6 @@
 //! The `s17` binary: parse the command line, run it, map the outcome to an
-//! exit code (0 ok, 1 bad input or a failed run, 2 usage).
+//! exit code (0 ok, 1 bad input or a failed run, 2 usage, 130 interrupted by
+//! Ctrl-C or SIGTERM).
 
 use std::process::ExitCode;
 
