@@ -14,7 +14,7 @@ use crate::tables::{
 /// Search tuning options: one flag per entry of [`TUNING_OPTIONS`], with
 /// its default, range (checked by clap: a value out of range is a usage
 /// error) and help.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct TuningArgs {
     config: SearchConfig,
 }
@@ -80,37 +80,73 @@ pub fn tuning_value_parser(option: &TuningOption) -> clap::builder::RangedU64Val
     clap::builder::RangedU64ValueParser::<usize>::new().range(option.min as u64..=option.max as u64)
 }
 
-impl clap::Args for TuningArgs {
-    fn augment_args(cmd: clap::Command) -> clap::Command {
-        tuning_args(cmd, None, |arg, option| {
-            arg.value_name("N")
-                .value_parser(tuning_value_parser(option))
-        })
-    }
-
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        Self::augment_args(cmd)
-    }
+/// A group of the tuning flags, one flag per option of the table: how
+/// each flag is shaped and how the values given are kept. `search` and
+/// the other searching commands take one value per option
+/// ([`TuningArgs`]), `tune` a list ([`super::tune::TuningLists`]).
+pub trait TuningGroup: Default {
+    /// The lead of each flag's help, if any.
+    const LEAD: Option<&'static str>;
+    /// The flag of `option`, from its common form ([`tuning_args`]).
+    fn shape(arg: clap::Arg, option: &TuningOption) -> clap::Arg;
+    /// Keeps what `matches` holds for the option `k` of the table.
+    fn keep(&mut self, k: usize, option: &TuningOption, matches: &clap::ArgMatches);
 }
 
-impl clap::FromArgMatches for TuningArgs {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let mut args = TuningArgs {
-            config: SearchConfig::default(),
-        };
-        args.update_from_arg_matches(matches)?;
-        Ok(args)
-    }
+/// clap's two traits for a [`TuningGroup`] (clap's traits cannot be
+/// implemented for every `T: TuningGroup` at once, so a macro writes them
+/// for each group).
+macro_rules! tuning_group {
+    ($group:ty) => {
+        impl clap::Args for $group {
+            fn augment_args(cmd: clap::Command) -> clap::Command {
+                use $crate::cli::common::TuningGroup;
+                $crate::cli::common::tuning_args(cmd, <$group>::LEAD, <$group>::shape)
+            }
 
-    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
-        for option in &TUNING_OPTIONS {
-            if let Some(&value) = matches.get_one::<usize>(option.name) {
-                (option.set)(&mut self.config, value);
+            fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+                Self::augment_args(cmd)
             }
         }
-        Ok(())
+
+        impl clap::FromArgMatches for $group {
+            fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+                let mut group = Self::default();
+                group.update_from_arg_matches(matches)?;
+                Ok(group)
+            }
+
+            fn update_from_arg_matches(
+                &mut self,
+                matches: &clap::ArgMatches,
+            ) -> Result<(), clap::Error> {
+                use $crate::cli::common::TuningGroup;
+                for (k, option) in $crate::search::TUNING_OPTIONS.iter().enumerate() {
+                    self.keep(k, option, matches);
+                }
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use tuning_group;
+
+impl TuningGroup for TuningArgs {
+    const LEAD: Option<&'static str> = None;
+
+    fn shape(arg: clap::Arg, option: &TuningOption) -> clap::Arg {
+        arg.value_name("N")
+            .value_parser(tuning_value_parser(option))
+    }
+
+    fn keep(&mut self, _: usize, option: &TuningOption, matches: &clap::ArgMatches) {
+        if let Some(&value) = matches.get_one::<usize>(option.name) {
+            (option.set)(&mut self.config, value);
+        }
     }
 }
+
+tuning_group!(TuningArgs);
 
 /// The flags of the commands that search: band tables, tuning.
 #[derive(clap::Args, Debug, Clone)]

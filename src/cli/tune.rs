@@ -17,9 +17,9 @@ use crate::scan::{GridFile, Part, Totals, scan};
 use crate::search::{Goal, SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
 
 use super::Outcome;
-use super::common::progress_bar;
 use super::common::{
-    CluesArg, TablesArg, init_threads, load_tables, tuning_args, tuning_value_parser,
+    CluesArg, TablesArg, TuningGroup, init_threads, load_tables, progress_bar, tuning_group,
+    tuning_value_parser,
 };
 use super::input::{BadLines, no_items};
 
@@ -88,43 +88,33 @@ impl TuningLists {
     }
 }
 
-impl clap::Args for TuningLists {
-    fn augment_args(cmd: clap::Command) -> clap::Command {
-        tuning_args(
-            cmd,
-            Some("Values to try (comma-separated)"),
-            |arg, option| {
-                arg.value_name("LIST")
-                    .value_delimiter(',')
-                    .action(clap::ArgAction::Append)
-                    .value_parser(tuning_value_parser(option))
-            },
-        )
-    }
-
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        Self::augment_args(cmd)
-    }
-}
-
-impl clap::FromArgMatches for TuningLists {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let mut lists = TuningLists {
+/// Each option's list is its default alone.
+impl Default for TuningLists {
+    fn default() -> TuningLists {
+        TuningLists {
             lists: TUNING_OPTIONS.iter().map(|o| vec![o.default]).collect(),
-        };
-        lists.update_from_arg_matches(matches)?;
-        Ok(lists)
-    }
-
-    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
-        for (option, list) in TUNING_OPTIONS.iter().zip(&mut self.lists) {
-            if let Some(values) = matches.get_many::<usize>(option.name) {
-                *list = values.copied().collect();
-            }
         }
-        Ok(())
     }
 }
+
+impl TuningGroup for TuningLists {
+    const LEAD: Option<&'static str> = Some("Values to try (comma-separated)");
+
+    fn shape(arg: clap::Arg, option: &TuningOption) -> clap::Arg {
+        arg.value_name("LIST")
+            .value_delimiter(',')
+            .action(clap::ArgAction::Append)
+            .value_parser(tuning_value_parser(option))
+    }
+
+    fn keep(&mut self, k: usize, option: &TuningOption, matches: &clap::ArgMatches) {
+        if let Some(values) = matches.get_many::<usize>(option.name) {
+            self.lists[k] = values.copied().collect();
+        }
+    }
+}
+
+tuning_group!(TuningLists);
 
 /// One combination's run.
 struct Row {
