@@ -193,7 +193,7 @@ fn a_byte_order_mark_is_skipped_in_every_input() {
     assert_eq!(stdout(&solved), format!("{solution}\n"));
     let validated = s17(d, &["validate", "first.txt"]);
     assert!(
-        stderr(&validated).contains("1 puzzles (0 bad lines) on 1 grids"),
+        stderr(&validated).contains("1 puzzle (0 bad lines) on 1 grid"),
         "{}",
         stderr(&validated)
     );
@@ -440,7 +440,7 @@ fn ranges_past_the_end_are_named() {
     assert_says(
         &s17(d, &["validate", "list.txt", "--sample", "5"]),
         &[
-            "s17 validate: warning: --sample 5 is more than the 1 grids of list.txt: the \
+            "s17 validate: warning: --sample 5 is more than the 1 grid of list.txt: the \
            whole list is searched (in random orientations)",
         ],
     );
@@ -481,7 +481,7 @@ fn bad_lines_are_capped_and_a_bad_known_list_is_named_apart() {
         "s17 scan: list.txt: line 1: ",
         "s17 scan: list.txt: line 3: ",
         "s17 scan: 2 bad lines in the known list list.txt (--known): those puzzles count as not known",
-        "s17 scan: 1 grids searched, 0 bad lines, ",
+        "s17 scan: 1 grid searched, 0 bad lines, ",
     ] {
         assert_refused(&out, expected);
     }

@@ -8,6 +8,7 @@ use crate::canon::{automorphism_count, minlex_grid, minlex_puzzle};
 use crate::grid::Grid;
 
 use super::Outcome;
+use super::common::counted;
 use super::input::{BadLines, LineSource, no_items};
 
 #[derive(clap::Args, Debug)]
@@ -52,10 +53,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     if !quiet {
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
-            "s17 canon: {items} lines in {secs:.3} s ({:.0}/s){}",
+            "s17 canon: {} in {secs:.3} s ({:.0}/s){}",
+            counted(items, "line"),
             items as f64 / secs.max(1e-9),
             if bad > 0 {
-                format!(", {bad} bad lines")
+                format!(", {}", counted(bad, "bad line"))
             } else {
                 String::new()
             }

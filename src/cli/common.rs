@@ -488,10 +488,30 @@ fn show_eta(eta: Option<std::time::Duration>) -> String {
     }
 }
 
+/// `n` and `noun`, the noun plural unless `n` is 1: "1 grid", "0 grids",
+/// "3 entries", "1 bad line".
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    match (n, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        (_, None) => format!("{n} {noun}s"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn counted_nouns_are_singular_for_one_only() {
+        assert_eq!(counted(1u64, "grid"), "1 grid");
+        assert_eq!(counted(0u64, "grid"), "0 grids");
+        assert_eq!(counted(2u64, "bad line"), "2 bad lines");
+        assert_eq!(counted(1u64, "entry"), "1 entry");
+        assert_eq!(counted(12u64, "entry"), "12 entries");
+    }
 
     /// The ETA is the mean time per step so far times the steps left:
     /// unknown before the first, zero at the end, and finite however long

@@ -14,7 +14,8 @@ use crate::scan::{GridFile, Part, Totals, scan};
 use crate::search::{Goal, Searcher};
 
 use super::common::{
-    GoalArgs, SearchArgs, load_tables, open_mode, progress_bar, report_new, warn_untracked_new,
+    GoalArgs, SearchArgs, counted, load_tables, open_mode, progress_bar, report_new,
+    warn_untracked_new,
 };
 use super::input::{BadLines, no_items};
 use super::search::format_stats;
@@ -204,7 +205,13 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     )?;
     bar.finish_and_clear();
     if !quiet {
-        summary("scan", &what, &totals, bad, start.elapsed());
+        summary(
+            "scan",
+            &goal.clues.to_string(),
+            &totals,
+            bad,
+            start.elapsed(),
+        );
         if !state.done.is_empty() {
             eprintln!(
                 "s17 scan: {} grids with {} {what} were done before this run",
@@ -285,12 +292,13 @@ fn other_goal(err: OutputError, goal: Goal) -> anyhow::Error {
 }
 
 /// The end-of-run summary on stderr (no rates or stages when no grid was
-/// searched: there is nothing to divide); `what` names the puzzles ("17s").
+/// searched: there is nothing to divide); `what` names one puzzle ("17").
 pub(super) fn summary(command: &str, what: &str, totals: &Totals, bad: u64, wall: Duration) {
     let head = format!(
-        "s17 {command}: {} grids searched, {bad} bad lines, {} {what} found in {:.1} s",
-        totals.grids,
-        totals.puzzles,
+        "s17 {command}: {} searched, {}, {} found in {:.1} s",
+        counted(totals.grids, "grid"),
+        counted(bad, "bad line"),
+        counted(totals.puzzles, what),
         wall.as_secs_f64(),
     );
     if totals.grids == 0 {

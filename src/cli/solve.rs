@@ -7,6 +7,7 @@ use std::time::Instant;
 use crate::solver::{count_solutions, solve};
 
 use super::Outcome;
+use super::common::counted;
 use super::input::{BadLines, LineSource, no_items};
 
 #[derive(clap::Args, Debug)]
@@ -55,10 +56,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     if !quiet {
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
-            "s17 solve: {puzzles} puzzles in {secs:.3} s ({:.0} puzzles/s){}",
+            "s17 solve: {} in {secs:.3} s ({:.0} puzzles/s){}",
+            counted(puzzles, "puzzle"),
             puzzles as f64 / secs.max(1e-9),
             if bad > 0 {
-                format!(", {bad} bad lines")
+                format!(", {}", counted(bad, "bad line"))
             } else {
                 String::new()
             }

@@ -20,8 +20,8 @@ use crate::scan::scan;
 use crate::search::Searcher;
 use crate::solver::count_solutions;
 
-use super::common::progress_bar;
 use super::common::{SearchArgs, load_tables};
+use super::common::{counted, progress_bar};
 use super::input::{BadLines, is_skippable, no_items};
 use super::scan::summary;
 use super::{Outcome, interrupt};
@@ -117,18 +117,19 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let grids = choose_grids(&index, args.sample, args.seed);
     if let Some(n) = args.sample.filter(|&n| n > index.grids()) {
         eprintln!(
-            "s17 validate: warning: --sample {n} is more than the {} grids of {name}: \
+            "s17 validate: warning: --sample {n} is more than the {} of {name}: \
              the whole list is searched (in random orientations)",
-            index.grids()
+            counted(index.grids() as u64, "grid")
         );
     }
     if !quiet {
         eprintln!(
-            "s17 validate: {} puzzles ({bad} bad lines) on {} grids, checked in {:.1} s; searching {} grids{}",
-            good.len(),
-            index.grids(),
+            "s17 validate: {} ({}) on {}, checked in {:.1} s; searching {}{}",
+            counted(good.len() as u64, "puzzle"),
+            counted(bad, "bad line"),
+            counted(index.grids() as u64, "grid"),
             start.elapsed().as_secs_f64(),
-            grids.len(),
+            counted(grids.len() as u64, "grid"),
             match args.sample {
                 Some(_) => format!(" (sample, seed {}, random orientations)", args.seed),
                 None => String::new(),
@@ -243,7 +244,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     bar.finish_and_clear();
     let report = report.into_inner().expect("no panic");
     if !quiet {
-        summary("validate", "17s", &totals, bad, search_start.elapsed());
+        summary("validate", "17", &totals, bad, search_start.elapsed());
         eprintln!(
             "s17 validate: {} known 17s expected, {} found, {} missed, {} new, {} invalid",
             report.expected, report.found, report.missed, report.new, report.invalid
