@@ -333,6 +333,26 @@ fn a_finished_campaign_is_complete_and_merges_its_17s() {
         said.contains("complete: every planned entry is checkpointed exactly once"),
         "{said}"
     );
+    // Per slice: each of the three ranges whole, its units, the 17 in 331.
+    let out = run_on(&["campaign", "status"], &dir, &["--slices"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let rows: Vec<Vec<&str>> = said
+        .lines()
+        .map(|line| line.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f.len() == 10 && f[0].parse::<usize>().is_ok())
+        .collect();
+    assert_eq!(rows.len(), 3, "{said}");
+    let plan = Plan::parse(
+        &std::fs::read_to_string(dir.join("units.tsv")).unwrap(),
+        Path::new("units.tsv"),
+    )
+    .unwrap();
+    for (row, (k, puzzles)) in rows.iter().zip([("28", "0"), ("30", "0"), ("331", "1")]) {
+        let units = plan.units.iter().filter(|u| u.k.to_string() == k).count();
+        assert_eq!(row[..3], [k, &units.to_string(), "10"], "{said}");
+        assert_eq!((row[3], row[5]), ("10", puzzles), "{said}");
+    }
     let known = concat!(env!("CARGO_MANIFEST_DIR"), "/data/known17.txt");
     let (out, file) = merge(&dir, &["--known", known]);
     let said = text(&out);

@@ -42,7 +42,7 @@ use crate::tables::TableError;
 pub use costs::CostTable;
 pub use plan::{Plan, PlanSpec, Unit};
 pub use run::UnitRun;
-pub use status::{Merged, Problem, Status, UnitState, UnitStatus, merge};
+pub use status::{Merged, Problem, SliceStatus, Status, UnitState, UnitStatus, merge};
 
 /// The slices of the ED catalogue (one per band of the band catalogue).
 pub use crate::band::BANDS as SLICES;

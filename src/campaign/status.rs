@@ -110,6 +110,32 @@ pub struct UnitStatus {
     pub other_build: bool,
 }
 
+impl UnitStatus {
+    /// The plan's estimate for the entries checkpointed: the unit's
+    /// estimate times the share of its entries checkpointed.
+    pub fn est_done_seconds(&self) -> f64 {
+        self.unit.est_seconds * self.checkpointed as f64 / self.unit.len().max(1) as f64
+    }
+}
+
+/// The units of one slice, summed (`s17 campaign status --slices`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SliceStatus {
+    pub k: usize,
+    pub units: usize,
+    pub planned: u64,
+    pub checkpointed: u64,
+    pub grids: u64,
+    /// Distinct 17s of the slice's checkpointed entries.
+    pub puzzles: usize,
+    pub cpu_seconds: f64,
+    /// The plan's estimate for the entries checkpointed
+    /// ([`UnitStatus::est_done_seconds`]).
+    pub est_done_seconds: f64,
+    /// The plan's estimate for the slice's planned entries.
+    pub est_seconds: f64,
+}
+
 /// A whole campaign, read back.
 #[derive(Clone, Debug)]
 pub struct Status {
@@ -190,6 +216,30 @@ impl Status {
     /// Entries checkpointed (in their units' ranges).
     pub fn checkpointed(&self) -> u64 {
         self.units.iter().map(|u| u.checkpointed).sum()
+    }
+
+    /// The units summed per slice, by slice.
+    pub fn by_slice(&self) -> Vec<SliceStatus> {
+        let mut slices: BTreeMap<usize, (SliceStatus, BTreeSet<Puzzle>)> = BTreeMap::new();
+        for u in &self.units {
+            let (slice, puzzles) = slices.entry(u.unit.k).or_default();
+            slice.k = u.unit.k;
+            slice.units += 1;
+            slice.planned += u.unit.len();
+            slice.checkpointed += u.checkpointed;
+            slice.grids += u.grids;
+            slice.cpu_seconds += u.cpu_seconds;
+            slice.est_seconds += u.unit.est_seconds;
+            slice.est_done_seconds += u.est_done_seconds();
+            puzzles.extend(u.puzzles.iter().copied());
+        }
+        slices
+            .into_values()
+            .map(|(slice, puzzles)| SliceStatus {
+                puzzles: puzzles.len(),
+                ..slice
+            })
+            .collect()
     }
 
     /// The units in `state`, by number.

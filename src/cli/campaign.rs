@@ -77,6 +77,10 @@ struct RunArgs {
 struct StatusArgs {
     /// The campaign directory.
     dir: PathBuf,
+    /// Also a line per slice: units, entries checkpointed of planned, ED
+    /// grids, 17s, CPU hours spent against the plan's estimate for them.
+    #[arg(long)]
+    slices: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -236,12 +240,55 @@ fn status(args: StatusArgs) -> Outcome {
     let status = Status::read(&args.dir)?;
     std::io::stdout()
         .lock()
-        .write_all(report(&args.dir, &status).as_bytes())?;
+        .write_all(report(&args.dir, &status, args.slices).as_bytes())?;
     Ok(status.complete())
 }
 
-/// The status report (stdout).
-fn report(dir: &Path, s: &Status) -> String {
+/// The per-slice table of `status --slices` (stdout): CPU/EST is the CPU
+/// time spent over the estimate for the entries checkpointed.
+fn slice_report(s: &Status) -> String {
+    let row = |out: &mut String, c: [&str; 10]| {
+        let _ = writeln!(
+            out,
+            "{:>5} {:>6} {:>12} {:>12} {:>10} {:>5} {:>9} {:>9} {:>9} {:>7}",
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]
+        );
+    };
+    let mut out = String::new();
+    row(
+        &mut out,
+        [
+            "slice", "units", "entries", "planned", "ED grids", "17s", "CPU h", "est h", "plan h",
+            "CPU/est",
+        ],
+    );
+    for slice in s.by_slice() {
+        let ratio = if slice.est_done_seconds > 0.0 {
+            format!("{:.2}", slice.cpu_seconds / slice.est_done_seconds)
+        } else {
+            "-".to_string()
+        };
+        row(
+            &mut out,
+            [
+                &slice.k.to_string(),
+                &slice.units.to_string(),
+                &slice.checkpointed.to_string(),
+                &slice.planned.to_string(),
+                &slice.grids.to_string(),
+                &slice.puzzles.to_string(),
+                &hours(slice.cpu_seconds),
+                &hours(slice.est_done_seconds),
+                &hours(slice.est_seconds),
+                &ratio,
+            ],
+        );
+    }
+    out
+}
+
+/// The status report (stdout), with the per-slice table if `slices`.
+fn report(dir: &Path, s: &Status, slices: bool) -> String {
     let mut out = String::new();
     let n = |state| s.in_state(state).len();
     let (planned, checkpointed) = (s.planned(), s.checkpointed());
@@ -249,11 +296,7 @@ fn report(dir: &Path, s: &Status) -> String {
     let uncosted: u64 = s.units.iter().map(|u| u.uncosted).sum();
     let cpu: f64 = s.units.iter().map(|u| u.cpu_seconds).sum();
     let est: f64 = s.units.iter().map(|u| u.unit.est_seconds).sum();
-    let est_done: f64 = s
-        .units
-        .iter()
-        .map(|u| u.unit.est_seconds * u.checkpointed as f64 / u.unit.len() as f64)
-        .sum();
+    let est_done: f64 = s.units.iter().map(|u| u.est_done_seconds()).sum();
     let mut puzzles: Vec<_> = s.units.iter().flat_map(|u| u.puzzles.iter()).collect();
     puzzles.sort();
     puzzles.dedup();
@@ -314,6 +357,9 @@ fn report(dir: &Path, s: &Status) -> String {
     }
     for p in &s.problems {
         let _ = writeln!(w, "error: {p}");
+    }
+    if slices {
+        w.push_str(&slice_report(s));
     }
     let _ = writeln!(
         w,
