@@ -364,7 +364,7 @@ fn a_finished_campaign_is_complete_and_merges_its_17s() {
     let mut new = file.as_os_str().to_owned();
     new.push(".new");
     assert_eq!(std::fs::read_to_string(PathBuf::from(new)).unwrap(), "");
-    for line in ["slice 28: 0 17s", "slice 30: 0 17s", "slice 331: 1 17s"] {
+    for line in ["slice 28: 0 17s", "slice 30: 0 17s", "slice 331: 1 17\n"] {
         assert!(said.contains(line), "{said}");
     }
     // A unit run again searches nothing (entry 0 of slice 28 included: it

@@ -18,7 +18,7 @@ use crate::output::{new_path, write_atomically};
 use crate::search::SearchConfig;
 
 use super::Outcome;
-use super::common::{TablesArg, init_threads, load_tables, progress_bar, read_known};
+use super::common::{TablesArg, counted, init_threads, load_tables, progress_bar, read_known};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -392,11 +392,11 @@ fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
     }
     if !quiet {
         for (k, count) in &merged.per_slice {
-            eprintln!("s17 campaign merge: slice {k}: {count} 17s");
+            eprintln!("s17 campaign merge: slice {k}: {}", counted(*count, "17"));
         }
         let mut summary = format!(
-            "s17 campaign merge: {} 17s into {}",
-            merged.puzzles.len(),
+            "s17 campaign merge: {} into {}",
+            counted(merged.puzzles.len() as u64, "17"),
             args.output.display()
         );
         if let Some(path) = &args.known {
