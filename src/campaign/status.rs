@@ -430,24 +430,21 @@ pub fn merge(
             missing,
         });
     }
-    let mut all = BTreeSet::new();
-    let mut per_slice: BTreeMap<usize, BTreeSet<Puzzle>> = BTreeMap::new();
-    for u in &status.units {
-        let slice = per_slice.entry(u.unit.k).or_default();
-        for p in &u.puzzles {
-            slice.insert(*p);
-            all.insert(*p);
-        }
-    }
+    let all: BTreeSet<Puzzle> = status
+        .units
+        .iter()
+        .flat_map(|u| u.puzzles.iter().copied())
+        .collect();
     let new = match known {
         Some(set) => all.iter().filter(|p| !set.contains(p)).copied().collect(),
         None => Vec::new(),
     };
     Ok(Merged {
         puzzles: all.into_iter().collect(),
-        per_slice: per_slice
+        per_slice: status
+            .by_slice()
             .into_iter()
-            .map(|(k, s)| (k, s.len() as u64))
+            .map(|s| (s.k, s.puzzles as u64))
             .collect(),
         new,
     })
