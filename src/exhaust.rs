@@ -48,6 +48,8 @@ use crate::search::signatures::SignatureHarvest;
 use crate::search::{BandSets, SearchConfig, Stats};
 use crate::tables::{BandTables, TableError};
 
+pub mod estimate;
+
 /// What the search of one entry found.
 #[derive(Clone, Debug, Default)]
 pub struct EntryResult {

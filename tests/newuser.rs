@@ -420,21 +420,32 @@ fn ranges_past_the_end_are_named() {
             ],
         )
     };
-    assert_says(
-        &exhaust("79..500", "a.txt"),
-        &[
-            "s17 exhaust: warning: slice 28 has 80 entries (0..80); --entries 79..500 runs \
-             past its end: entries 79..80 are searched",
-            "slice 28: 1 entries",
-        ],
-    );
-    assert_says(
-        &exhaust("80..81", "b.txt"),
-        &["--entries 80..81 holds none of them: nothing to search"],
-    );
+    // A range past the slice's end is a usage error, in the slice's own
+    // numbers, and leaves no file (issue 43: it warned and exited 0).
+    for (entries, given) in [
+        ("79..500", "79..500"),
+        ("80..81", "80..81"),
+        ("80..", "80.."),
+    ] {
+        let out = exhaust(entries, "a.txt");
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "s17 exhaust: error: --entries {given}: slice 28 has 80 entries, numbered 0 to \
+                 79 (give A..B with B at most 80)\n"
+            )
+        );
+        assert!(files_in(d).is_empty(), "{:?}", files_in(d));
+    }
     // No warning for a range inside the slice, or open-ended.
     let out = exhaust("79..", "c.txt");
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("slice 28: 1 entry searched"),
+        "{}",
+        stderr(&out)
+    );
     // A sample larger than the list: the whole list, said so.
     std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
     assert_says(
@@ -524,8 +535,8 @@ fn progress_settings_colour_and_summaries_say_what_they_mean() {
     assert_says(
         &out,
         &[
-            "slice 331: 1 entries, 0 ED grids (listed here, by their hi visit; 1 bands 3 \
-             searched, on every visit), 1 17s (of every grid visited) in ",
+            "slice 331: 1 entry searched (1 band 3 visited, 0 ED grids listed there), 1 17 \
+             found in ",
             "no ED grid listed here to divide by",
         ],
     );

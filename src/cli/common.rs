@@ -499,6 +499,15 @@ pub fn counted(n: impl Into<u64>, noun: &str) -> String {
     }
 }
 
+/// `n` and `one` or `many`: for a plural that is not [`counted`]'s
+/// ("1 band 3", "2 bands 3").
+pub fn counted_as(n: impl Into<u64>, one: &str, many: &str) -> String {
+    match n.into() {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,6 +520,8 @@ mod tests {
         assert_eq!(counted(2u64, "bad line"), "2 bad lines");
         assert_eq!(counted(1u64, "entry"), "1 entry");
         assert_eq!(counted(12u64, "entry"), "12 entries");
+        assert_eq!(counted_as(1u64, "band 3", "bands 3"), "1 band 3");
+        assert_eq!(counted_as(0u64, "band 3", "bands 3"), "0 bands 3");
     }
 
     /// The ETA is the mean time per step so far times the steps left:

@@ -31,6 +31,7 @@ mod exhaust;
 mod generate;
 mod input;
 mod interrupt;
+mod resumable;
 mod scan;
 mod search;
 mod solve;
@@ -82,6 +83,13 @@ enum Command {
 /// input was bad (exit 1, the run went on), `Err` the run failed.
 pub type Outcome = anyhow::Result<bool>;
 
+/// A usage error found after parsing (a value out of range for the data
+/// it names, an output that is one of the run's inputs): exit 2, as
+/// clap's own.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Usage(pub String);
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     // Parsed through the matches, which name the subcommand for errors.
@@ -110,6 +118,10 @@ pub fn main() -> ExitCode {
             // Ctrl-C: what is done and how to go on, not an error.
             eprintln!("s17 {name}: {err}");
             ExitCode::from(interrupt::EXIT_CODE)
+        }
+        Err(err) if err.chain().any(|cause| cause.is::<Usage>()) => {
+            eprintln!("s17 {name}: error: {err:#}");
+            ExitCode::from(2)
         }
         Err(err) => {
             // Named like the subcommand's own messages (`s17 scan: FILE:
