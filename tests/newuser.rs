@@ -516,7 +516,7 @@ fn progress_settings_colour_and_summaries_say_what_they_mean() {
     );
     // Log lines on a pipe: no colour codes.
     let out = s17(d, &["-v", "scan", "g.txt", "-o", "v.txt"]);
-    assert_says(&out, &[" INFO scan{grids=g.txt part=1/1}: catalogue read "]);
+    assert_says(&out, &[" INFO scan{grids=g.txt part=1/1}: grid file read "]);
     assert!(!stderr(&out).contains('\u{1b}'), "{:?}", stderr(&out));
     // README's exhaust example: its entry lists no ED grid but finds a 17
     // of a grid listed by another entry, and the summary says which is which.

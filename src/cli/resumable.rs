@@ -50,6 +50,21 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Refuses an output in a directory that does not exist, naming the
+/// directory (as `tables build` does).
+pub fn check_output_dir(output: &Path) -> anyhow::Result<()> {
+    let dir = output.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+        anyhow::bail!(
+            "cannot write {}: no directory {} (make it first, or give a file in an existing \
+             directory)",
+            output.display(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
 /// Refuses (a usage error, exit 2) a run whose output or one of its side
 /// files (`FILE.done`, `FILE.new`) is one of its `inputs` (what each is,
 /// and its path): it would overwrite or append to its own input. Called
@@ -78,6 +93,14 @@ pub fn refuse_output_as_input(output: &Path, inputs: &[(&str, &Path)]) -> anyhow
 }
 
 impl Resumable<'_> {
+    /// Before anything is read or written: the output's directory exists,
+    /// and the output is none of the run's `inputs`
+    /// ([`refuse_output_as_input`]).
+    pub fn check(&self, inputs: &[(&str, &Path)]) -> anyhow::Result<()> {
+        check_output_dir(self.output)?;
+        refuse_output_as_input(self.output, inputs)
+    }
+
     /// Opens the result files under `header` in `mode`; with a `known`
     /// list, `FILE.new` is kept up to date (without, a warning if one
     /// exists).

@@ -1,0 +1,271 @@
+//! What a new user trips on, round 3 (issue 43), on the real binary in
+//! temporary directories: outputs that are inputs, runs that leave files
+//! they should not, stdin as `-`, out-of-range values, and the answer of
+//! every command.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::bin::{BIN, run_with_stdin, shared_tables};
+
+/// A random grid of `data/sample-grids.txt` (line 3): a search of a
+/// fraction of a second.
+const GRID: &str =
+    "289615473431782569756349821678251934123497658945836217897523146312964785564178392";
+
+/// The first puzzle of `data/known17.txt`.
+const KNOWN17: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+
+/// `s17 ARGS` in `dir` on the shared tables (through `$S17_TABLES`).
+fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .current_dir(dir)
+        .args(args)
+        .env("S17_TABLES", shared_tables())
+        .env_remove("RUST_LOG")
+        .env_remove("S17_PROGRESS_SECS");
+    command
+}
+
+fn s17(dir: &Path, args: &[&str]) -> Output {
+    run_with_stdin(&mut command(dir, args), "")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The names of the files in `dir`, sorted.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Asserts that `out` exited with `code` and its stderr starts with
+/// `first`.
+fn assert_exit(out: &Output, code: i32, first: &str) {
+    let text = stderr(out);
+    assert_eq!(out.status.code(), Some(code), "{text}");
+    assert!(text.starts_with(first), "{first}\n{text}");
+}
+
+/// A run whose output (or checkpoint, or FILE.new) is one of its inputs,
+/// by the same path, another path or a link, is refused before anything
+/// is written, even with --force.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("grids.txt"), format!("{GRID}\n")).unwrap();
+    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    std::os::unix::fs::symlink("grids.txt", d.join("link.txt")).unwrap();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    let before = files_in(d);
+    for (args, output, input) in [
+        (
+            &["scan", "grids.txt", "-o", "grids.txt", "--force"][..],
+            "grids.txt",
+            "grid file grids.txt",
+        ),
+        (
+            &["scan", "link.txt", "-o", "grids.txt", "--force"],
+            "grids.txt",
+            "grid file link.txt",
+        ),
+        (
+            &["scan", "sub/../grids.txt", "-o", "grids.txt", "--resume"],
+            "grids.txt",
+            "grid file sub/../grids.txt",
+        ),
+        (
+            &["scan", "grids.txt", "-o", "grids", "--force"],
+            "grids.txt",
+            "grid file grids.txt",
+        ),
+        (
+            &["scan", "grids.txt", "-o", "s.txt", "--known", "s.txt.new"],
+            "s.txt.new",
+            "known list s.txt.new",
+        ),
+        (
+            &[
+                "exhaust",
+                "--band",
+                "28",
+                "--entries",
+                "0..1",
+                "-o",
+                "list.txt",
+                "--known",
+                "list.txt",
+                "--force",
+            ],
+            "list.txt",
+            "known list list.txt",
+        ),
+        (
+            &["validate", "list.txt", "--checkpoint", "list.txt"],
+            "list.txt",
+            "known list list.txt",
+        ),
+        (
+            &["validate", "list", "--checkpoint", "list"],
+            "list.txt",
+            "known list list",
+        ),
+    ] {
+        // `grids` and `list` name the inputs through their side files.
+        if args.contains(&"grids") {
+            std::fs::rename(d.join("grids.txt"), d.join("grids.done")).unwrap();
+            let out = s17(d, &["scan", "grids.done", "-o", "grids", "--force"]);
+            std::fs::rename(d.join("grids.done"), d.join("grids.txt")).unwrap();
+            assert_exit(
+                &out,
+                2,
+                "s17 scan: error: grids.done would be written by this run, and it is the grid file grids.done it reads (the same file)",
+            );
+            continue;
+        }
+        if args.contains(&"list") {
+            std::fs::rename(d.join("list.txt"), d.join("list.times")).unwrap();
+            let out = s17(d, &["validate", "list.times", "--checkpoint", "list"]);
+            std::fs::rename(d.join("list.times"), d.join("list.txt")).unwrap();
+            assert_exit(
+                &out,
+                2,
+                "s17 validate: error: list.times would be written by this run, and it is the known list list.times it reads (the same file)",
+            );
+            continue;
+        }
+        let out = s17(d, args);
+        if args[0] == "scan" && args.contains(&"s.txt.new") {
+            // FILE.new must exist to be the same file.
+            assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+            continue;
+        }
+        let first = format!(
+            "s17 {}: error: {output} would be written by this run, and it is the {input} it reads (the same file)",
+            args[0]
+        );
+        assert_exit(&out, 2, &first);
+        assert_eq!(files_in(d), before, "{args:?}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(d.join("grids.txt")).unwrap(),
+        format!("{GRID}\n")
+    );
+}
+
+/// A grid file with no valid grid leaves no file, so the same command
+/// runs once it is fixed; a missing grid file is called so, and a missing
+/// output directory is named.
+#[test]
+fn a_scan_with_nothing_to_search_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("g.txt"), "bad\n").unwrap();
+    let out = s17(d, &["scan", "g.txt", "-o", "out.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("s17 scan: error: no valid grid in g.txt (1 bad line): nothing to search, so no output written"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(files_in(d), ["g.txt"]);
+    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
+    let out = s17(d, &["scan", "g.txt", "-o", "out.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = s17(d, &["scan", "missing.txt", "-o", "m.txt"]);
+    assert_exit(
+        &out,
+        1,
+        "s17 scan: error: cannot read the grid file: missing.txt: ",
+    );
+    let out = s17(d, &["scan", "g.txt", "-o", "no/dir/m.txt"]);
+    assert_exit(
+        &out,
+        1,
+        "s17 scan: error: cannot write no/dir/m.txt: no directory no/dir (make it first",
+    );
+    assert_eq!(
+        files_in(d),
+        ["g.txt", "out.txt", "out.txt.done", "out.txt.lock"]
+    );
+}
+
+/// `-`, or no file, is standard input for `scan` and `validate`, as for
+/// every command.
+#[test]
+fn stdin_is_dash_or_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let grid = format!("{GRID}\n");
+    for (args, name) in [
+        (&["scan", "-", "-o", "a.txt"][..], "a.txt"),
+        (&["scan", "-o", "b.txt"], "b.txt"),
+    ] {
+        let out = run_with_stdin(&mut command(d, args), &grid);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(d.join(name).exists());
+    }
+    let out = run_with_stdin(&mut command(d, &["scan", "-o", "c.txt"]), "");
+    assert_exit(
+        &out,
+        1,
+        "s17 scan: error: no grid in <stdin> (it is empty, or holds only blank and '#' lines)",
+    );
+    for args in [&["validate", "-"][..], &["validate"]] {
+        let out = run_with_stdin(&mut command(d, args), &format!("{KNOWN17}\n"));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("1 known 17s expected, 1 found, 0 missed"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+/// `validate --checkpoint` has `--force` (to start over) and `--resume`
+/// (what a rerun does anyway), as `scan` does.
+#[test]
+fn validate_checkpoint_has_force_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    std::fs::write(d.join("ck.txt"), "not ours\n").unwrap();
+    let out = s17(d, &["validate", "list.txt", "--checkpoint", "ck.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(
+            "s17 validate: error: ck.txt exists but has no checkpoint ck.txt.done, so it is not \
+             a resumable output; pass --force to overwrite it"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = s17(
+        d,
+        &["validate", "list.txt", "--checkpoint", "ck.txt", "--force"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = s17(
+        d,
+        &["validate", "list.txt", "--checkpoint", "ck.txt", "--resume"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1 grid done before, 0 to go"),
+        "{}",
+        stderr(&out)
+    );
+    let out = s17(d, &["validate", "list.txt", "--force"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
