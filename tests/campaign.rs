@@ -302,12 +302,16 @@ fn unit_holding(dir: &Path, k: usize, entry: u64) -> usize {
         .number
 }
 
+/// `campaign merge DIR -o DIR/17s.txt --force MORE` (the tests merge
+/// again into the same file; the refusal without --force is
+/// tests/newuser3.rs').
 fn merge(dir: &Path, more: &[&str]) -> (Output, PathBuf) {
     let file = dir.join("17s.txt");
     let out = s17(&["campaign", "merge"])
         .arg(dir)
         .arg("-o")
         .arg(&file)
+        .arg("--force")
         .args(more)
         .output()
         .unwrap();

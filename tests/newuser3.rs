@@ -269,3 +269,89 @@ fn validate_checkpoint_has_force_and_resume() {
     let out = s17(d, &["validate", "list.txt", "--force"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+/// `campaign merge -o FILE` refuses an existing FILE without --force, as
+/// `scan`, `exhaust` and `enumerate` do, and an output that is its known
+/// list always.
+#[test]
+fn campaign_merge_refuses_an_existing_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = [
+        "campaign",
+        "plan",
+        "--slices",
+        "28",
+        "--unit-hours",
+        "1",
+        "-o",
+        "c",
+    ];
+    assert_eq!(s17(d, &plan).status.code(), Some(0));
+    std::fs::write(d.join("17s.txt"), "mine\n").unwrap();
+    let out = s17(d, &["campaign", "merge", "c", "-o", "17s.txt"]);
+    assert_exit(
+        &out,
+        1,
+        "s17 campaign: error: 17s.txt already exists; pass --force to overwrite it",
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("17s.txt")).unwrap(),
+        "mine\n"
+    );
+    let out = s17(
+        d,
+        &[
+            "campaign", "merge", "c", "-o", "17s.txt", "--known", "17s.txt", "--force",
+        ],
+    );
+    assert_exit(
+        &out,
+        2,
+        "s17 campaign: error: 17s.txt would be written by this run, and it is the known list 17s.txt it reads",
+    );
+    // With --force, the merge itself runs (and finds the campaign not run).
+    let out = s17(d, &["campaign", "merge", "c", "-o", "17s.txt", "--force"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not started"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(d.join("17s.txt")).unwrap(),
+        "mine\n"
+    );
+}
+
+/// `enumerate --which` on an empty input names it (exit 1), and a listing
+/// cut by `head` ends quietly.
+#[test]
+fn enumerate_names_an_empty_input_and_ends_quietly_on_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("empty.txt"), "").unwrap();
+    let out = s17(d, &["enumerate", "--which", "empty.txt"]);
+    assert_exit(
+        &out,
+        1,
+        "s17 enumerate: error: no grid or puzzle in empty.txt (it is empty, or holds only blank and '#' lines)",
+    );
+    let out = Command::new("sh")
+        .current_dir(d)
+        .arg("-c")
+        .arg(format!(
+            "{BIN} enumerate --band 347 | head -1; echo \"exit ${{PIPESTATUS:-0}}\""
+        ))
+        .output()
+        .unwrap();
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    let status = command(d, &["enumerate", "--band", "347"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map(|mut child| {
+            drop(child.stdout.take());
+            child.wait_with_output().unwrap()
+        })
+        .unwrap();
+    assert_eq!(status.status.code(), Some(0), "{}", stderr(&status));
+    assert!(status.stderr.is_empty(), "{}", stderr(&status));
+}

@@ -96,6 +96,9 @@ struct MergeArgs {
     /// Merge an incomplete campaign's checkpointed entries.
     #[arg(long)]
     partial: bool,
+    /// Overwrite FILE (and FILE.new) if they exist.
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: Args, quiet: bool) -> Outcome {
@@ -373,7 +376,27 @@ fn report(dir: &Path, s: &Status, slices: bool) -> String {
     out
 }
 
+/// Before anything is written: `-o FILE` (or `FILE.new` with a known
+/// list) that exists is refused without `--force`, and one that is the
+/// known list is refused always (exit 2).
+fn check_merge_output(args: &MergeArgs) -> anyhow::Result<()> {
+    let mut written = vec![args.output.clone()];
+    if let Some(known) = &args.known {
+        super::resumable::refuse_output_as_input(&args.output, &[("known list", known)])?;
+        written.push(new_path(&args.output));
+    }
+    super::resumable::check_output_dir(&args.output)?;
+    if let Some(path) = written.iter().find(|p| p.exists()).filter(|_| !args.force) {
+        anyhow::bail!(
+            "{} already exists; pass --force to overwrite it",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
+    check_merge_output(&args)?;
     let known = read_known(args.known.as_deref())?;
     let status = Status::read(&args.dir)?;
     let merged = merge(&args.dir, &status, known.as_ref(), args.partial)?;
