@@ -32,6 +32,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::band::{BandId, band_uas};
@@ -45,7 +46,7 @@ use crate::search::band3::Band3State;
 use crate::search::harvest::spanning_ua12;
 use crate::search::part1::Bands12;
 use crate::search::signatures::SignatureHarvest;
-use crate::search::{BandSets, SearchConfig, Stats};
+use crate::search::{BandSets, Goal, SearchConfig, Stats};
 use crate::tables::{BandTables, TableError};
 
 /// What the search of one entry found.
@@ -69,6 +70,7 @@ pub struct Exhauster<'a, B: AsRef<[u8]>> {
     ed: &'a Ed,
     tables: &'a BandTables<B>,
     config: SearchConfig,
+    goal: Goal,
 }
 
 /// The roles of bands 1, 2 and 3 of a visit for `choice`, as plan costs
@@ -82,12 +84,12 @@ fn visit_costs(choice: Rank) -> [u64; 3] {
     }
 }
 
-/// The clue counts a visit searches: the rows of its choices, bands 1, 2, 3
-/// being the visit's own (`min_size` of each).
-pub fn visit_rows(choices: Choices, min_size: [usize; 3]) -> Vec<Counts> {
+/// The clue counts (of `clues` in all) a visit searches: the rows of its
+/// choices, bands 1, 2, 3 being the visit's own (`min_size` of each).
+pub fn visit_rows(choices: Choices, min_size: [usize; 3], clues: usize) -> Vec<Counts> {
     let mut rows = Vec::new();
     for choice in choices.iter() {
-        let plan = plan::plan(visit_costs(choice), min_size);
+        let plan = plan::plan_for(visit_costs(choice), min_size, clues);
         let c = plan
             .into_iter()
             .find(|c| c.band3_rank == choice)
@@ -101,18 +103,26 @@ pub fn visit_rows(choices: Choices, min_size: [usize; 3]) -> Vec<Counts> {
 }
 
 /// The checkpoint header of `s17 exhaust -o` for entries `range` of slice
-/// `k` (`..u64::MAX`: to the slice's end) under `config`: it names the
-/// piece of work, so a resume with another slice, range or tuning is
-/// refused. `s17 campaign` writes its units' files under the same header.
-pub fn checkpoint_header(k: usize, range: &Range<u64>, config: &SearchConfig) -> String {
+/// `k` (`..u64::MAX`: to the slice's end) under `config`, searching for
+/// `goal`: it names the piece of work, so a resume with another slice,
+/// range, tuning or goal is refused. `s17 campaign` writes its units' files
+/// under the same header. The 17 search's header names no goal (as before
+/// goals existed).
+pub fn checkpoint_header(
+    k: usize,
+    range: &Range<u64>,
+    config: &SearchConfig,
+    goal: &Goal,
+) -> String {
     let detail = format!(
-        "band={k} entries={}..{}",
+        "band={k} entries={}..{}{}",
         range.start,
         if range.end == u64::MAX {
             String::new()
         } else {
             range.end.to_string()
         },
+        goal_words(goal),
     );
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(format!("{detail} {config:?}").as_bytes());
@@ -184,9 +194,45 @@ impl<'f> EntryRecorder<'f> {
     }
 }
 
+/// The goal as the words of a checkpoint header or a campaign's plan:
+/// nothing for the default (every 17), else ` clues=N`, then ` first` and
+/// ` non-minimal` when set.
+pub fn goal_words(goal: &Goal) -> String {
+    let mut words = String::new();
+    if *goal != Goal::default() {
+        words += &format!(" clues={}", goal.clues);
+        if goal.first {
+            words += " first";
+        }
+        if goal.non_minimal {
+            words += " non-minimal";
+        }
+    }
+    words
+}
+
 impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
     pub fn new(ed: &'a Ed, tables: &'a BandTables<B>, config: SearchConfig) -> Self {
-        Exhauster { ed, tables, config }
+        Exhauster {
+            ed,
+            tables,
+            config,
+            goal: Goal::default(),
+        }
+    }
+
+    /// Searches for `goal` (default: every 17). With [`Goal::first`], each
+    /// visit (band 3) stops at its first puzzle: an entry gives at most one
+    /// puzzle per band 3, and a grid has one iff one of its three visits
+    /// gives one.
+    pub fn with_goal(mut self, goal: Goal) -> Self {
+        debug_assert!(plan::CLUE_RANGE.contains(&goal.clues));
+        self.goal = goal;
+        self
+    }
+
+    pub fn goal(&self) -> Goal {
+        self.goal
     }
 
     /// The bands 3 of an entry that are visits, with their choices.
@@ -249,11 +295,14 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
             let min3 = self.tables.band(id3.index).min_size();
             let grid = self.visit_grid(k, entry, &v.band3);
             debug_assert_shared_uas(&bands12.ua12, &grid);
-            for row in visit_rows(v.choices, [min1, min2, min3]) {
+            for row in visit_rows(v.choices, [min1, min2, min3], self.goal.clues) {
                 rows.entry(row).or_default().push(i);
             }
             let guas = signatures.guas(&grid, &limits);
             let mut state = Band3State::new(grid, guas, band_uas(&v.band3), self.config);
+            // Each visit stops at its own first puzzle.
+            let stop = self.goal.first.then(Arc::default);
+            state.keep(self.goal.checks_minimality(), stop);
             bands12.add_band3(&mut state);
             states.push(state);
         }
@@ -277,7 +326,15 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         result.stats = bands12.stats;
         for state in &states {
             result.stats += *state.stats();
-            for &cells in state.found() {
+            // With `first`, a band 3 may have found more than one in the
+            // step of its first.
+            let found = state.found();
+            let found = if self.goal.first {
+                &found[..found.len().min(1)]
+            } else {
+                found
+            };
+            for &cells in found {
                 let p = Puzzle::from_grid(state.grid(), cells);
                 result.puzzles.push(minlex_puzzle(&p).0);
             }

@@ -18,7 +18,7 @@ use crate::output::ResultFiles;
 use crate::search::ThreadClock;
 
 use super::common::{
-    SearchArgs, load_tables, open_mode, progress_bar, read_known, report_new, warn_untracked_new,
+    GoalArgs, SearchArgs, load_tables, open_mode, progress_bar, read_known, report_new, warn_untracked_new,
 };
 use super::enumerate::{parse_range, parse_slices};
 use super::search::format_stats;
@@ -79,6 +79,8 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     #[command(flatten)]
+    pub goal: GoalArgs,
+    #[command(flatten)]
     pub search: SearchArgs,
 }
 
@@ -122,7 +124,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     // file behind.
     let (_, tables) = load_tables(&args.search.tables, quiet)?;
     let mode = open_mode(args.resume, args.force);
-    let header = crate::exhaust::checkpoint_header(k, &range, &config);
+    let goal = args.goal.goal();
+    let header = crate::exhaust::checkpoint_header(k, &range, &config, &goal);
     let (mut files, state) = ResultFiles::open(&output, &header, mode)?;
     let new_before = match &known {
         Some(set) => files.track_new(Arc::clone(set), &state.found)?,
@@ -154,7 +157,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             },
         );
     }
-    let exhauster = Exhauster::new(&ed, &tables, config);
+    let exhauster = Exhauster::new(&ed, &tables, config).with_goal(goal);
     interrupt::install(STOP, quiet)?;
     let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 17s");
     interrupt::show_on(&bar);
@@ -289,8 +292,9 @@ fn estimate(args: &Args, n: u64, config: crate::search::SearchConfig, quiet: boo
     }
     let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let ed = Ed::new();
-    let exhauster = Exhauster::new(&ed, &tables, config);
-    let searcher = Searcher::new(&band_catalogue, &tables, config);
+    let goal = args.goal.goal();
+    let exhauster = Exhauster::new(&ed, &tables, config).with_goal(goal);
+    let searcher = Searcher::new(&band_catalogue, &tables, config).with_goal(goal);
     // The sampled entries of each slice (distinct, uniform, seeded); the
     // walks to them run in parallel.
     let range = slices.start as usize..slices.end as usize;

@@ -145,9 +145,16 @@ impl Band3State {
     }
 
     /// Which puzzles to keep ([`super::part1::ChoiceState::keep`]).
-    pub(in crate::search) fn keep(&mut self, minimal_only: bool, stop: Option<Arc<AtomicBool>>) {
+    pub(crate) fn keep(&mut self, minimal_only: bool, stop: Option<Arc<AtomicBool>>) {
         self.out.minimal_only = minimal_only;
         self.out.stop = stop;
+    }
+
+    /// Whether this band 3 stops at its first puzzle and has found it:
+    /// then no step takes it any more.
+    #[inline]
+    pub(in crate::search) fn finished(&self) -> bool {
+        self.out.stop.is_some() && !self.out.found.is_empty()
     }
 
     /// The puzzles found, as cell masks of the search grid.

@@ -271,7 +271,7 @@ impl Bands12 {
             })
             .collect();
         for xs in &xsets.slices {
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stop.load(Ordering::Relaxed) || active.iter().all(|&b| bands3[b].finished()) {
                 break;
             }
             let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
