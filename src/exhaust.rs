@@ -32,21 +32,15 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::band::{BandId, band_uas};
-use crate::bits::Mask54;
+use crate::band::BandId;
 use crate::canon::minlex_puzzle;
 use crate::ed::{Band3Visit, Choices, Ed, Entry};
 use crate::grid::{Grid, Puzzle};
 use crate::output::{self, Fingerprint, OutputError, ResultFiles};
 use crate::plan::{self, Counts, Rank};
-use crate::search::band3::Band3State;
-use crate::search::harvest::spanning_ua12;
-use crate::search::part1::Bands12;
-use crate::search::signatures::SignatureHarvest;
-use crate::search::{BandSets, Goal, SearchConfig, Stats};
+use crate::search::{Goal, Row, RunState, SearchConfig, SetCache, Sharing, Stats};
 use crate::tables::{BandTables, TableError};
 
 /// What the search of one entry found.
@@ -281,78 +275,41 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         let (id1, id2) = (self.band_id(band1)?, self.band_id(&entry.band2)?);
         let min1 = self.tables.band(id1.index).min_size();
         let min2 = self.tables.band(id2.index).min_size();
-        let harvest_start = Instant::now();
-        let limits = self.config.harvest_limits();
-        let grid0 = self.visit_grid(k, entry, &visits[0].band3);
-        let ua12 = spanning_ua12(&grid0, &limits);
-        let mut bands12 = Bands12::new(grid0, ua12, self.config);
-        // The rows and the band-3 states.
+        // The rows of each band 3's choices, each row once with the bands 3
+        // that search it.
         let mut rows: BTreeMap<Counts, Vec<usize>> = BTreeMap::new();
-        let mut states = Vec::with_capacity(visits.len());
-        let mut signatures = SignatureHarvest::new(&visits[0].band3);
+        let mut grids = Vec::with_capacity(visits.len());
         for (i, v) in visits.iter().enumerate() {
-            let id3 = self.band_id(&v.band3)?;
-            let min3 = self.tables.band(id3.index).min_size();
-            let grid = self.visit_grid(k, entry, &v.band3);
-            debug_assert_shared_uas(&bands12.ua12, &grid);
+            let min3 = self.tables.band(self.band_id(&v.band3)?.index).min_size();
             for row in visit_rows(v.choices, [min1, min2, min3], self.goal.clues) {
                 rows.entry(row).or_default().push(i);
             }
-            let guas = signatures.guas(&grid, &limits);
-            let mut state = Band3State::new(grid, guas, band_uas(&v.band3), self.config);
-            // Each visit stops at its own first puzzle.
-            let stop = self.goal.first.then(Arc::default);
-            state.keep(self.goal.checks_minimality(), stop);
-            bands12.add_band3(&mut state);
-            states.push(state);
+            grids.push(self.visit_grid(k, entry, &v.band3));
         }
-        bands12.stats.harvest_time = harvest_start.elapsed();
-        let (mut xcache, mut ycache) = (BTreeMap::new(), BTreeMap::new());
-        let catalogue = self.ed.catalogue();
+        let mut state = RunState::prepare(&grids, Sharing::ByClass, self.config);
+        // Each visit stops at its own first puzzle: no flag for the entry.
+        state.keep(&self.goal, None);
+        let sets = SetCache::new(self.ed.catalogue(), vec![id1, id2]);
         // Largest z first, as the one-grid plan orders its rows
         // ([`plan::Choice::rows`]): the cheap rows' fresh UA12 serve the
         // expensive z = 6 rows.
-        let mut rows: Vec<_> = rows.into_iter().collect();
-        rows.sort_by_key(|(row, _)| plan::search_order(row));
-        for (row, active) in &rows {
-            let xsets = xcache
-                .entry(row.x)
-                .or_insert_with(|| BandSets::for_band(catalogue, self.tables, &id1, row.x));
-            let ysets = ycache
-                .entry(row.y)
-                .or_insert_with(|| BandSets::for_band(catalogue, self.tables, &id2, row.y));
-            bands12.run_row(&mut states, active, xsets, ysets, row.z);
+        let mut rows: Vec<Row> = rows
+            .into_iter()
+            .map(|(counts, active)| Row { counts, active })
+            .collect();
+        rows.sort_by_key(|row| plan::search_order(&row.counts));
+        for row in &rows {
+            let xsets = sets.get(self.tables, 0, row.counts.x);
+            let ysets = sets.get(self.tables, 1, row.counts.y);
+            state.run_row(row, xsets, ysets);
         }
-        result.stats = bands12.stats;
-        for state in &states {
-            result.stats += *state.stats();
-            // With `first`, a band 3 may have found more than one in the
-            // step of its first.
-            let found = state.found();
-            let found = if self.goal.first {
-                &found[..found.len().min(1)]
-            } else {
-                found
-            };
-            for &cells in found {
-                let p = Puzzle::from_grid(state.grid(), cells);
-                result.puzzles.push(minlex_puzzle(&p).0);
-            }
+        result.stats = state.stats();
+        for (grid, cells) in state.found(self.goal.first) {
+            let p = Puzzle::from_grid(grid, cells);
+            result.puzzles.push(minlex_puzzle(&p).0);
         }
         result.puzzles.sort();
         result.puzzles.dedup();
         Ok(result)
-    }
-}
-
-/// Debug builds: every shared UA12 is a UA of this band 3's grid too (a
-/// filter may only use genuine unavoidable sets: ARCHITECTURE.md, "Why the
-/// pipeline is sound"); the fresh ones are checked as they come
-/// (`search::part1`).
-fn debug_assert_shared_uas(ua12: &[Mask54], grid: &Grid) {
-    if cfg!(debug_assertions) {
-        for &u in ua12 {
-            crate::search::harvest::debug_assert_ua(grid, u.into());
-        }
     }
 }
