@@ -101,6 +101,8 @@ fn man_pages_are_roff_with_their_titles() {
         "{}",
         title(&page)
     );
+    let version = concat!("\"s17 ", env!("CARGO_PKG_VERSION"), "\"");
+    assert!(title(&page).contains(version), "{}", title(&page));
     assert!(page.contains("estimate"), "exhaust's flags");
     let page = stdout_of_success(&s17(&["man", "campaign", "plan"]));
     assert!(

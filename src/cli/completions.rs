@@ -56,7 +56,7 @@ pub fn run_man(args: ManArgs) -> Outcome {
         if !dir.is_dir() {
             bail!("{}: not a directory", dir.display());
         }
-        clap_mangen::generate_to(root, &dir)
+        write_pages(&root, &dir)
             .with_context(|| format!("cannot write the man pages to {}", dir.display()))?;
         return Ok(true);
     }
@@ -76,9 +76,25 @@ pub fn run_man(args: ManArgs) -> Outcome {
         })?;
     }
     let mut page = Vec::new();
-    clap_mangen::Man::new(cmd.clone()).render(&mut page)?;
+    man(cmd).render(&mut page)?;
     print(&page)?;
     Ok(true)
+}
+
+/// The page of `cmd`, its footer naming s17 and its version on every page
+/// (clap_mangen's default names the subcommand alone).
+fn man(cmd: &clap::Command) -> clap_mangen::Man {
+    clap_mangen::Man::new(cmd.clone()).source(format!("s17 {}", env!("CARGO_PKG_VERSION")))
+}
+
+/// The pages of `cmd` and of every subcommand below it, one file each
+/// (`s17-campaign-plan.1`).
+fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> std::io::Result<()> {
+    man(cmd).generate_to(dir)?;
+    for sub in cmd.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+        write_pages(sub, dir)?;
+    }
+    Ok(())
 }
 
 /// All of `bytes` on stdout; a closed stdout comes back as `BrokenPipe`.
