@@ -32,20 +32,15 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::band::{BandId, band_uas};
-use crate::bits::Mask54;
+use crate::band::BandId;
 use crate::canon::minlex_puzzle;
 use crate::ed::{Band3Visit, Choices, Ed, Entry};
 use crate::grid::{Grid, Puzzle};
 use crate::output::{self, Fingerprint, OutputError, ResultFiles};
 use crate::plan::{self, Counts, Rank};
-use crate::search::band3::Band3State;
-use crate::search::harvest::spanning_ua12;
-use crate::search::part1::Bands12;
-use crate::search::signatures::SignatureHarvest;
-use crate::search::{BandSets, SearchConfig, Stats};
+use crate::search::{Goal, Row, RunState, SearchConfig, SetCache, Sharing, Stats};
 use crate::tables::{BandTables, TableError};
 
 pub mod estimate;
@@ -71,6 +66,7 @@ pub struct Exhauster<'a, B: AsRef<[u8]>> {
     ed: &'a Ed,
     tables: &'a BandTables<B>,
     config: SearchConfig,
+    goal: Goal,
 }
 
 /// The roles of bands 1, 2 and 3 of a visit for `choice`, as plan costs
@@ -84,12 +80,12 @@ fn visit_costs(choice: Rank) -> [u64; 3] {
     }
 }
 
-/// The clue counts a visit searches: the rows of its choices, bands 1, 2, 3
-/// being the visit's own (`min_size` of each).
-pub fn visit_rows(choices: Choices, min_size: [usize; 3]) -> Vec<Counts> {
+/// The clue counts (of `clues` in all) a visit searches: the rows of its
+/// choices, bands 1, 2, 3 being the visit's own (`min_size` of each).
+pub fn visit_rows(choices: Choices, min_size: [usize; 3], clues: usize) -> Vec<Counts> {
     let mut rows = Vec::new();
     for choice in choices.iter() {
-        let plan = plan::plan(visit_costs(choice), min_size);
+        let plan = plan::plan_for(visit_costs(choice), min_size, clues);
         let c = plan
             .into_iter()
             .find(|c| c.band3_rank == choice)
@@ -103,18 +99,26 @@ pub fn visit_rows(choices: Choices, min_size: [usize; 3]) -> Vec<Counts> {
 }
 
 /// The checkpoint header of `s17 exhaust -o` for entries `range` of slice
-/// `k` (`..u64::MAX`: to the slice's end) under `config`: it names the
-/// piece of work, so a resume with another slice, range or tuning is
-/// refused. `s17 campaign` writes its units' files under the same header.
-pub fn checkpoint_header(k: usize, range: &Range<u64>, config: &SearchConfig) -> String {
+/// `k` (`..u64::MAX`: to the slice's end) under `config`, searching for
+/// `goal`: it names the piece of work, so a resume with another slice,
+/// range, tuning or goal is refused. `s17 campaign` writes its units' files
+/// under the same header. The 17 search's header names no goal (as before
+/// goals existed).
+pub fn checkpoint_header(
+    k: usize,
+    range: &Range<u64>,
+    config: &SearchConfig,
+    goal: &Goal,
+) -> String {
     let detail = format!(
-        "band={k} entries={}..{}",
+        "band={k} entries={}..{}{}",
         range.start,
         if range.end == u64::MAX {
             String::new()
         } else {
             range.end.to_string()
         },
+        goal_words(goal),
     );
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(format!("{detail} {config:?}").as_bytes());
@@ -186,9 +190,45 @@ impl<'f> EntryRecorder<'f> {
     }
 }
 
+/// The goal as the words of a checkpoint header or a campaign's plan:
+/// nothing for the default (every 17), else ` clues=N`, then ` first` and
+/// ` non-minimal` when set.
+pub fn goal_words(goal: &Goal) -> String {
+    let mut words = String::new();
+    if *goal != Goal::default() {
+        words += &format!(" clues={}", goal.clues);
+        if goal.first {
+            words += " first";
+        }
+        if goal.non_minimal {
+            words += " non-minimal";
+        }
+    }
+    words
+}
+
 impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
     pub fn new(ed: &'a Ed, tables: &'a BandTables<B>, config: SearchConfig) -> Self {
-        Exhauster { ed, tables, config }
+        Exhauster {
+            ed,
+            tables,
+            config,
+            goal: Goal::default(),
+        }
+    }
+
+    /// Searches for `goal` (default: every 17). With [`Goal::first`], each
+    /// visit (band 3) stops at its first puzzle: an entry gives at most one
+    /// puzzle per band 3, and a grid has one iff one of its three visits
+    /// gives one.
+    pub fn with_goal(mut self, goal: Goal) -> Self {
+        debug_assert!(plan::CLUE_RANGE.contains(&goal.clues));
+        self.goal = goal;
+        self
+    }
+
+    pub fn goal(&self) -> Goal {
+        self.goal
     }
 
     /// The bands 3 of an entry that are visits, with their choices.
@@ -237,67 +277,41 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
         let (id1, id2) = (self.band_id(band1)?, self.band_id(&entry.band2)?);
         let min1 = self.tables.band(id1.index).min_size();
         let min2 = self.tables.band(id2.index).min_size();
-        let harvest_start = Instant::now();
-        let limits = self.config.harvest_limits();
-        let grid0 = self.visit_grid(k, entry, &visits[0].band3);
-        let ua12 = spanning_ua12(&grid0, &limits);
-        let mut bands12 = Bands12::new(grid0, ua12, self.config);
-        // The rows and the band-3 states.
+        // The rows of each band 3's choices, each row once with the bands 3
+        // that search it.
         let mut rows: BTreeMap<Counts, Vec<usize>> = BTreeMap::new();
-        let mut states = Vec::with_capacity(visits.len());
-        let mut signatures = SignatureHarvest::new(&visits[0].band3);
+        let mut grids = Vec::with_capacity(visits.len());
         for (i, v) in visits.iter().enumerate() {
-            let id3 = self.band_id(&v.band3)?;
-            let min3 = self.tables.band(id3.index).min_size();
-            let grid = self.visit_grid(k, entry, &v.band3);
-            debug_assert_shared_uas(&bands12.ua12, &grid);
-            for row in visit_rows(v.choices, [min1, min2, min3]) {
+            let min3 = self.tables.band(self.band_id(&v.band3)?.index).min_size();
+            for row in visit_rows(v.choices, [min1, min2, min3], self.goal.clues) {
                 rows.entry(row).or_default().push(i);
             }
-            let guas = signatures.guas(&grid, &limits);
-            let mut state = Band3State::new(grid, guas, band_uas(&v.band3), self.config);
-            bands12.add_band3(&mut state);
-            states.push(state);
+            grids.push(self.visit_grid(k, entry, &v.band3));
         }
-        bands12.stats.harvest_time = harvest_start.elapsed();
-        let (mut xcache, mut ycache) = (BTreeMap::new(), BTreeMap::new());
-        let catalogue = self.ed.catalogue();
+        let mut state = RunState::prepare(&grids, Sharing::ByClass, self.config);
+        // Each visit stops at its own first puzzle: no flag for the entry.
+        state.keep(&self.goal, None);
+        let sets = SetCache::new(self.ed.catalogue(), vec![id1, id2]);
         // Largest z first, as the one-grid plan orders its rows
         // ([`plan::Choice::rows`]): the cheap rows' fresh UA12 serve the
         // expensive z = 6 rows.
-        let mut rows: Vec<_> = rows.into_iter().collect();
-        rows.sort_by_key(|(row, _)| plan::search_order(row));
-        for (row, active) in &rows {
-            let xsets = xcache
-                .entry(row.x)
-                .or_insert_with(|| BandSets::for_band(catalogue, self.tables, &id1, row.x));
-            let ysets = ycache
-                .entry(row.y)
-                .or_insert_with(|| BandSets::for_band(catalogue, self.tables, &id2, row.y));
-            bands12.run_row(&mut states, active, xsets, ysets, row.z);
+        let mut rows: Vec<Row> = rows
+            .into_iter()
+            .map(|(counts, active)| Row { counts, active })
+            .collect();
+        rows.sort_by_key(|row| plan::search_order(&row.counts));
+        for row in &rows {
+            let xsets = sets.get(self.tables, 0, row.counts.x);
+            let ysets = sets.get(self.tables, 1, row.counts.y);
+            state.run_row(row, xsets, ysets);
         }
-        result.stats = bands12.stats;
-        for state in &states {
-            result.stats += *state.stats();
-            for &cells in state.found() {
-                let p = Puzzle::from_grid(state.grid(), cells);
-                result.puzzles.push(minlex_puzzle(&p).0);
-            }
+        result.stats = state.stats();
+        for (grid, cells) in state.found(self.goal.first) {
+            let p = Puzzle::from_grid(grid, cells);
+            result.puzzles.push(minlex_puzzle(&p).0);
         }
         result.puzzles.sort();
         result.puzzles.dedup();
         Ok(result)
-    }
-}
-
-/// Debug builds: every shared UA12 is a UA of this band 3's grid too (a
-/// filter may only use genuine unavoidable sets: ARCHITECTURE.md, "Why the
-/// pipeline is sound"); the fresh ones are checked as they come
-/// (`search::part1`).
-fn debug_assert_shared_uas(ua12: &[Mask54], grid: &Grid) {
-    if cfg!(debug_assertions) {
-        for &u in ua12 {
-            crate::search::harvest::debug_assert_ua(grid, u.into());
-        }
     }
 }

@@ -28,7 +28,7 @@ use crate::ed::{Ed, Entry};
 pub use crate::exhaust::RunTotals;
 use crate::exhaust::{EntryRecorder, EntryResult, Exhauster, checkpoint_header};
 use crate::output::{OpenMode, Reconciled, Repair, ResultFiles, write_atomically};
-use crate::search::{SearchConfig, ThreadClock};
+use crate::search::{Goal, SearchConfig, ThreadClock};
 
 /// A unit's result files, open (and locked) to go on with it.
 pub struct UnitRun {
@@ -59,7 +59,7 @@ impl UnitRun {
             .clone();
         let out = out_dir(dir);
         fs::create_dir_all(&out).map_err(io_error(&out))?;
-        let header = checkpoint_header(unit.k, &unit.entries, config);
+        let header = checkpoint_header(unit.k, &unit.entries, config, &Goal::default());
         let (files, state) =
             ResultFiles::open(&unit_output(dir, number), &header, OpenMode::Resume)?;
         // The output is locked now: the cost file is ours too.

@@ -25,7 +25,7 @@ use crate::exhaust::checkpoint_header;
 use crate::grid::Puzzle;
 use crate::known::KnownSet;
 use crate::output::{checkpoint_path, reconcile};
-use crate::search::SearchConfig;
+use crate::search::{Goal, SearchConfig};
 
 /// Where a unit stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,7 +305,12 @@ fn read_unit(
     }
     status.state = UnitState::Partial;
     let (output, checkpoint) = (output.unwrap_or_default(), checkpoint.unwrap_or_default());
-    let expected = checkpoint_header(unit.k, &unit.entries, &SearchConfig::default());
+    let expected = checkpoint_header(
+        unit.k,
+        &unit.entries,
+        &SearchConfig::default(),
+        &Goal::default(),
+    );
     let found = match checkpoint.iter().position(|&b| b == b'\n') {
         Some(end) => String::from_utf8_lossy(&checkpoint[..end]).into_owned(),
         None => expected.clone(), // no complete header: nothing checkpointed

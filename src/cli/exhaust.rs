@@ -20,8 +20,8 @@ use crate::exhaust::{EntryRecorder, Exhauster, RunTotals, checkpoint_header};
 use crate::search::{SearchConfig, Searcher, ThreadClock};
 
 use super::common::{
-    SearchArgs, counted, counted_as, load_tables, open_mode, progress_bar, read_known, report_new,
-    table_path,
+    GoalArgs, SearchArgs, counted, counted_as, load_tables, open_mode, progress_bar, read_known,
+    report_new, table_path,
 };
 use super::enumerate::{parse_range, parse_slices};
 use super::resumable::{Opened, Resumable, refuse_output_as_input};
@@ -82,6 +82,8 @@ pub struct Args {
     /// Worker threads (0 = all cores); entries are searched in parallel.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    #[command(flatten)]
+    pub goal: GoalArgs,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -149,7 +151,8 @@ fn exhaust(args: &Args, config: SearchConfig, quiet: bool) -> Outcome {
         output: &output,
         quiet,
     };
-    let header = checkpoint_header(k, &range, &config);
+    let goal = args.goal.goal();
+    let header = checkpoint_header(k, &range, &config, &goal);
     let mode = open_mode(args.resume, args.force);
     let mut opened = run.open(&header, mode, known.as_ref())?;
     let ed = Ed::new();
@@ -160,21 +163,24 @@ fn exhaust(args: &Args, config: SearchConfig, quiet: bool) -> Outcome {
         }
     });
     if args.resume {
-        run.say_resuming(&opened.state, todo.len(), "17");
+        let what = goal.clues.to_string();
+        run.say_resuming(&opened.state, todo.len(), &what);
     }
-    let exhauster = Exhauster::new(&ed, &tables, config);
-    let bar = run.start(todo.len(), "0 grids, 0 17s")?;
+    let exhauster = Exhauster::new(&ed, &tables, config).with_goal(goal);
+    let what = goal.clues.to_string();
+    let bar = run.start(todo.len(), &format!("0 grids, 0 {what}s"))?;
     let start = Instant::now();
-    let totals = search_entries(&exhauster, k, &todo, &mut opened, &bar).with_context(|| {
-        format!(
-            "exhaust stopped; rerun with --resume to continue {}",
-            output.display()
-        )
-    })?;
+    let totals =
+        search_entries(&exhauster, (k, &what), &todo, &mut opened, &bar).with_context(|| {
+            format!(
+                "exhaust stopped; rerun with --resume to continue {}",
+                output.display()
+            )
+        })?;
     let before = opened.state.done.len();
     run.end(&bar, before, totals.entries, todo.len())?;
     if !quiet {
-        summary(k, &totals, start.elapsed().as_secs_f64(), &opened);
+        summary((k, &what), &totals, start.elapsed().as_secs_f64(), &opened);
         if let Some(path) = &args.known {
             report_new("exhaust", path, &opened.files, opened.new_before);
         }
@@ -190,7 +196,7 @@ fn exhaust(args: &Args, config: SearchConfig, quiet: bool) -> Outcome {
 /// Ctrl-C no entry starts, and those in progress finish.
 fn search_entries<B: AsRef<[u8]> + Sync>(
     exhauster: &Exhauster<'_, B>,
-    k: usize,
+    (k, what): (usize, &str),
     todo: &[Entry],
     opened: &mut Opened,
     bar: &ProgressBar,
@@ -213,7 +219,7 @@ fn search_entries<B: AsRef<[u8]> + Sync>(
         bar.set_message(format!(
             "{}, {}",
             counted(totals.grids, "grid"),
-            counted(totals.puzzles, "17")
+            counted(totals.puzzles, what)
         ));
         bar.inc(1);
         tracing::info!(
@@ -236,7 +242,7 @@ fn search_entries<B: AsRef<[u8]> + Sync>(
 
 /// The end-of-run lines on stderr: what this run searched and found, its
 /// time per ED grid (when it listed some), and what earlier runs did.
-fn summary(k: usize, totals: &RunTotals, wall: f64, opened: &Opened) {
+fn summary((k, what): (usize, &str), totals: &RunTotals, wall: f64, opened: &Opened) {
     // An ED grid is listed by the entry of its hi visit; the 17s are
     // those of every grid an entry visits, listed there or not.
     let head = format!(
@@ -245,7 +251,7 @@ fn summary(k: usize, totals: &RunTotals, wall: f64, opened: &Opened) {
         counted(totals.entries, "entry"),
         counted_as(totals.bands3, "band 3", "bands 3"),
         counted(totals.grids, "ED grid"),
-        counted(totals.puzzles, "17"),
+        counted(totals.puzzles, what),
     );
     let threads = counted(rayon::current_num_threads() as u64, "thread");
     let cpu = totals.cpu.as_secs_f64();
@@ -270,7 +276,7 @@ fn summary(k: usize, totals: &RunTotals, wall: f64, opened: &Opened) {
         eprintln!(
             "s17 exhaust: {} with {} were done before this run",
             counted(state.done.len() as u64, "entry"),
-            counted(state.found.len() as u64, "17"),
+            counted(state.found.len() as u64, what),
         );
     }
 }
@@ -282,8 +288,9 @@ fn estimate(args: &Args, n: u64, config: SearchConfig, quiet: bool) -> Outcome {
     let slices = slices.start as usize..slices.end as usize;
     let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let ed = Ed::new();
-    let exhauster = Exhauster::new(&ed, &tables, config);
-    let searcher = Searcher::new(&band_catalogue, &tables, config);
+    let goal = args.goal.goal();
+    let exhauster = Exhauster::new(&ed, &tables, config).with_goal(goal);
+    let searcher = Searcher::new(&band_catalogue, &tables, config).with_goal(goal);
     if !quiet {
         eprintln!(
             "s17 exhaust: walking to {n} sampled entries of each slice of {}..{} (about 3 \

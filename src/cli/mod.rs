@@ -26,6 +26,7 @@ macro_rules! eprintln {
 mod campaign;
 mod canon;
 mod common;
+mod completions;
 mod enumerate;
 mod exhaust;
 mod generate;
@@ -77,6 +78,10 @@ enum Command {
     Exhaust(exhaust::Args),
     /// Many slices of the ED catalogue as units for a cluster: plan, run, status, merge.
     Campaign(campaign::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the man page of s17 or of one subcommand (roff), or write them all.
+    Man(completions::ManArgs),
 }
 
 /// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
@@ -109,6 +114,8 @@ pub fn main() -> ExitCode {
         Command::Enumerate(args) => enumerate::run(args, cli.quiet),
         Command::Exhaust(args) => exhaust::run(args, cli.quiet),
         Command::Campaign(args) => campaign::run(args, cli.quiet),
+        Command::Completions(args) => completions::run_completions(args),
+        Command::Man(args) => completions::run_man(args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -4,13 +4,13 @@ use super::fill::for_each_band2;
 use super::{Ed, Visit};
 use crate::band::Band;
 use crate::grid::{Grid, Puzzle};
-use crate::plan::{CLUES, band3_for};
+use crate::plan::{CLUE_RANGE, band3_for};
 
 /// Why a line cannot be placed in the catalogue.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WhichError {
-    #[error("a puzzle must have {CLUES} clues to be placed (it has {0})")]
-    NotSeventeen(usize),
+    #[error("a puzzle must have 16 to 19 clues to be placed (it has {0})")]
+    WrongClueCount(usize),
     #[error("the puzzle has no solution")]
     NoSolution,
     #[error("the puzzle has more than one solution")]
@@ -18,13 +18,15 @@ pub enum WhichError {
 }
 
 impl Ed {
-    /// The visit that finds this 17: its solution grid's visit for the
-    /// band-3 choice that the 17's clue counts fall in, as the bands are
-    /// labelled by the canonical hi-form.
+    /// The visit that finds this puzzle (a 17, or with `exhaust --clues N`
+    /// a puzzle of N clues): its solution grid's visit for the band-3
+    /// choice that the puzzle's clue counts fall in, as the bands are
+    /// labelled by the canonical hi-form (the rule of `plan::band3_for`
+    /// holds for every N).
     pub fn which_puzzle(&self, puzzle: &Puzzle) -> Result<(Grid, Visit), WhichError> {
         let clues = puzzle.clue_count();
-        if clues != CLUES {
-            return Err(WhichError::NotSeventeen(clues));
+        if !CLUE_RANGE.contains(&clues) {
+            return Err(WhichError::WrongClueCount(clues));
         }
         let solutions = crate::solver::solve(puzzle, 2);
         let grid = match (solutions.count, solutions.first) {

@@ -2,8 +2,7 @@
 //! Not a supported API: they exist so that the hot parts can be timed alone
 //! on real data.
 
-use super::part1::ChoiceState;
-use super::{BandSets, Searcher};
+use super::{BandSets, Counts, Row, RunState, Searcher};
 use crate::bits::Mask54;
 use crate::grid::{Grid, Puzzle};
 
@@ -32,7 +31,15 @@ pub fn recorded_step<B: AsRef<[u8]> + Sync>(
         &ids[choice.bands[1]],
         row.y,
     );
-    state.run_row(&xsets, &ysets, row.z);
+    state.run_row(
+        &Row::single(Counts {
+            x: xsets.size,
+            y: ysets.size,
+            z: row.z,
+        }),
+        &xsets,
+        &ysets,
+    );
     let (_, vx, vy) = state
         .bands12
         .hooks
@@ -47,7 +54,7 @@ pub fn recorded_step<B: AsRef<[u8]> + Sync>(
 /// Band 3 and the final checks for the bands-1+2 part of a 17 of a grid:
 /// [`Band3Case::run`] enumerates band 3 from a fresh state each time.
 pub struct Band3Case {
-    state: ChoiceState,
+    state: RunState,
     xy: Mask54,
     z: usize,
 }
@@ -69,7 +76,7 @@ impl Band3Case {
 
     /// Runs band 3 for the XY; returns the 17s found (the puzzle's own among them).
     pub fn run(mut self) -> usize {
-        self.state.band3.solve_band3(self.xy, self.z);
-        self.state.band3.found().len()
+        self.state.band3_mut().solve_band3(self.xy, self.z);
+        self.state.band3().found().len()
     }
 }

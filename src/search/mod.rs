@@ -14,6 +14,7 @@ pub mod harvest;
 pub mod hitting;
 pub mod options;
 pub mod part1;
+pub mod runner;
 mod sets;
 pub mod shared;
 pub mod signatures;
@@ -25,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::band::{BandCatalogue, BandId, band_uas};
+use crate::band::{BandCatalogue, BandId};
 use crate::bits::{Mask81, cells};
 use crate::grid::{Grid, Puzzle};
 use crate::plan;
@@ -34,6 +35,7 @@ use crate::tables::{BandTables, TableError};
 pub use crate::plan::{Choice, Counts, Rank};
 pub use harvest::Gua;
 pub use options::{ConfigError, SearchConfig, TUNING_OPTIONS, TuningOption};
+pub use runner::{Row, RunState, SetCache, Sharing};
 pub use sets::{BandSets, GridSets};
 
 /// Stage counters of a search, merged with `+=`.
@@ -418,8 +420,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         let mut result = GridResult::default();
         let run = GridRun {
             grid,
-            ids,
-            sets: GridSets::new(),
+            sets: SetCache::new(self.catalogue, ids.to_vec()),
             stop: self.goal.first.then(Arc::default),
             rows: Mutex::new(Vec::new()),
         };
@@ -468,13 +469,14 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         let span = tracing::debug_span!("choice", band3 = ?choice.band3_rank);
         let _enter = span.enter();
         let free = Mutex::new(None);
-        let mut states = self.run_rows(run, choice, &choice.rows, &free);
+        let rows: Vec<Row> = choice.rows.iter().map(|&c| Row::single(c)).collect();
+        let mut states = self.run_rows(run, choice, &rows, &free);
         states.extend(free.into_inner().expect("no row panicked"));
         let mut found = Vec::new();
         let mut stats = Stats::default();
         for state in states {
             stats += state.stats();
-            found.extend_from_slice(state.band3.found());
+            found.extend(state.found(self.goal.first).map(|(_, cells)| cells));
         }
         (found, stats)
     }
@@ -493,9 +495,9 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         &self,
         run: &GridRun,
         choice: &Choice,
-        rows: &[plan::Counts],
-        free: &Mutex<Option<part1::ChoiceState>>,
-    ) -> Vec<part1::ChoiceState> {
+        rows: &[Row],
+        free: &Mutex<Option<RunState>>,
+    ) -> Vec<RunState> {
         if self.split_now() && rows.len() > 1 {
             let (first, rest) = rows.split_at(rows.len() / 2);
             let (mut done, more) = rayon::join(
@@ -519,19 +521,19 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             let taken = free.lock().expect("no row panicked").take();
             let mut state = taken.unwrap_or_else(|| {
                 let mut state = self.prepare_choice(run.grid, choice);
-                state.keep(self.goal.checks_minimality(), run.stop.clone());
+                state.keep(&self.goal, run.stop.clone());
                 state
             });
-            let before = state.stats();
-            let xsets = run.sets(self, choice.bands[0], row.x);
-            let ysets = run.sets(self, choice.bands[1], row.y);
-            state.run_row(xsets, ysets, row.z);
-            state.bands12.stats.cpu_time += clock.elapsed();
-            let counts = state.stats().since(&before);
+            let xsets = run.sets.get(self.tables, choice.bands[0], row.counts.x);
+            let ysets = run.sets.get(self.tables, choice.bands[1], row.counts.y);
+            let mut counts = state.run_row(row, xsets, ysets);
+            let cpu = clock.elapsed();
+            state.bands12.stats.cpu_time += cpu;
+            counts.cpu_time += cpu;
             run.rows
                 .lock()
                 .expect("no row panicked")
-                .push((choice.band3_rank, *row, counts));
+                .push((choice.band3_rank, row.counts, counts));
             let mut slot = free.lock().expect("no row panicked");
             if slot.is_none() {
                 *slot = Some(state);
@@ -569,57 +571,28 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     }
 
     /// The search grid of a choice with its harvested UAs, ready for rows.
-    fn prepare_choice(&self, grid: &Grid, choice: &Choice) -> part1::ChoiceState {
+    fn prepare_choice(&self, grid: &Grid, choice: &Choice) -> RunState {
         let search_grid = reorder_bands(grid, choice.bands);
-        let harvest_start = Instant::now();
-        let limits = self.config.harvest_limits();
-        let ua12 = harvest::spanning_ua12(&search_grid, &limits);
-        let band3_uas = band_uas(&band_digits(&search_grid, 2));
-        let guas = harvest::harvest_guas(&search_grid, &limits);
-        let harvest_time = harvest_start.elapsed();
-        tracing::debug!(
-            ua12 = ua12.len(),
-            guas = guas.len(),
-            band3_uas = band3_uas.len(),
-            secs = harvest_time.as_secs_f64(),
-            "harvest done"
-        );
-        let mut state = part1::ChoiceState::new(search_grid, ua12, guas, band3_uas, self.config);
-        state.bands12.stats.harvest_time = harvest_time;
-        state
+        RunState::prepare(&[search_grid], Sharing::Own, self.config)
     }
 }
 
-/// One orientation of a grid under search: its bands' identities and valid
-/// sets, the stop flag of [`Goal::first`], and the counters of each row.
-struct GridRun<'g> {
+/// One orientation of a grid under search: its bands' valid sets, the stop
+/// flag of [`Goal::first`], and the counters of each row.
+struct GridRun<'g, 'a> {
     grid: &'g Grid,
-    ids: &'g [BandId],
-    sets: GridSets,
+    sets: SetCache<'a>,
     /// Set once a puzzle is kept, with [`Goal::first`].
     stop: Option<Arc<AtomicBool>>,
     rows: Mutex<Vec<(Rank, Counts, Stats)>>,
 }
 
-impl GridRun<'_> {
+impl GridRun<'_, '_> {
     /// Whether a puzzle was kept and the search stops ([`Goal::first`]).
     fn stopped(&self) -> bool {
         self.stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
-    }
-
-    /// The valid sets of `size` of grid band `band`, built at their first
-    /// use.
-    fn sets<B: AsRef<[u8]>>(
-        &self,
-        searcher: &Searcher<'_, B>,
-        band: usize,
-        size: usize,
-    ) -> &BandSets {
-        self.sets.get(band, size, || {
-            BandSets::for_band(searcher.catalogue, searcher.tables, &self.ids[band], size)
-        })
     }
 }
 

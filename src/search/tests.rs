@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::*;
+use crate::band::band_uas;
 use crate::bits::{BANDS12_FULL, GRID_FULL, Mask27, Mask54, band_part, from_band};
 use crate::canon::Transform;
 use crate::known::{KnownIndex, check_lines};
@@ -145,7 +146,15 @@ fn part1_with_one_x_gives_exactly_the_valid_xy_of_brute_force() {
         state.bands12.hooks.record_valid_xy = Some(Vec::new());
         // z = 27: band 3 can always hit every open GUA, so nothing but bands
         // 1+2 decides.
-        state.run_row(&one_x, &ysets, 27);
+        state.run_row(
+            &Row::single(Counts {
+                x: one_x.size,
+                y: ysets.size,
+                z: 27,
+            }),
+            &one_x,
+            &ysets,
+        );
         let mut got = state.bands12.hooks.record_valid_xy.take().unwrap();
         got.sort_unstable();
         let band3 = GRID_FULL_BAND3;
@@ -153,7 +162,7 @@ fn part1_with_one_x_gives_exactly_the_valid_xy_of_brute_force() {
             .map(|y| x as u64 | (y as u64) << 27)
             .filter(|&xy| {
                 count_solutions(
-                    &Puzzle::from_grid(state.band3.grid(), xy as u128 | band3),
+                    &Puzzle::from_grid(state.band3().grid(), xy as u128 | band3),
                     2,
                 ) == 1
             })
@@ -180,12 +189,12 @@ fn band3_gives_exactly_the_completions_of_brute_force() {
         }
         let mut state = searcher.prepare_choice(&case.grid, &choice);
         let xy = cells as u64 & crate::bits::BANDS12_FULL;
-        state.band3.solve_band3(xy, counts.z);
-        let mut got = state.band3.found().to_vec();
+        state.band3_mut().solve_band3(xy, counts.z);
+        let mut got = state.band3().found().to_vec();
         got.sort_unstable();
         let mut expected: Vec<Mask81> = subsets27(counts.z)
             .map(|z| xy as u128 | (z as u128) << 54)
-            .filter(|&c| count_solutions(&Puzzle::from_grid(state.band3.grid(), c), 2) == 1)
+            .filter(|&c| count_solutions(&Puzzle::from_grid(state.band3().grid(), c), 2) == 1)
             .collect();
         expected.sort_unstable();
         assert!(expected.contains(&cells));
@@ -224,7 +233,15 @@ fn every_known_17_survives_part1_and_the_bands12_check_at_its_own_z() {
             assert!(ysets.only(band_part(cells, 1)).is_some(), "{p}");
             let mut state = searcher.prepare_choice(&grid, &choice);
             state.bands12.hooks.record_valid_xy = Some(Vec::new());
-            state.run_row(&xslice, &ysets, counts.z);
+            state.run_row(
+                &Row::single(Counts {
+                    x: xslice.size,
+                    y: ysets.size,
+                    z: counts.z,
+                }),
+                &xslice,
+                &ysets,
+            );
             let valid = state.bands12.hooks.record_valid_xy.take().unwrap();
             assert!(
                 valid.contains(&xy),
@@ -233,7 +250,7 @@ fn every_known_17_survives_part1_and_the_bands12_check_at_its_own_z() {
             );
             for &v in &valid {
                 let clues = v as u128 | band3;
-                assert_eq!(other_solution(state.band3.grid(), clues), None, "{v:#x}");
+                assert_eq!(other_solution(state.band3().grid(), clues), None, "{v:#x}");
             }
             checked += 1;
             splits.insert((choice.band3_rank, counts));

@@ -25,9 +25,6 @@ mod sockets;
 #[cfg(test)]
 mod tests;
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-
 use crate::bits::{Mask27, Mask54, Mask81};
 use crate::grid::Grid;
 
@@ -58,8 +55,9 @@ struct Results {
     found: Vec<Mask81>,
     /// Keep only the minimal puzzles (N > 17).
     minimal_only: bool,
-    /// Set at the first puzzle kept, when the search stops there.
-    stop: Option<Arc<AtomicBool>>,
+    /// Stop at the first puzzle kept (the bands-1+2 state holds the stop
+    /// flag of a grid's search: [`super::part1::Bands12::keep`]).
+    first: bool,
     /// UA12 found by a final check (none is expected: XY was valid for
     /// bands 1+2), for the bands-1+2 state to take.
     fresh_ua12: Vec<Mask54>,
@@ -144,10 +142,18 @@ impl Band3State {
         &self.stats
     }
 
-    /// Which puzzles to keep ([`super::part1::ChoiceState::keep`]).
-    pub(in crate::search) fn keep(&mut self, minimal_only: bool, stop: Option<Arc<AtomicBool>>) {
+    /// Which puzzles to keep: with `minimal_only`, those no clue can be
+    /// removed from; with `first`, this band 3 stops at its first one.
+    pub(in crate::search) fn keep(&mut self, minimal_only: bool, first: bool) {
         self.out.minimal_only = minimal_only;
-        self.out.stop = stop;
+        self.out.first = first;
+    }
+
+    /// Whether this band 3 stops at its first puzzle and has found it:
+    /// then no step takes it any more.
+    #[inline]
+    pub(in crate::search) fn finished(&self) -> bool {
+        self.out.first && !self.out.found.is_empty()
     }
 
     /// The puzzles found, as cell masks of the search grid.

@@ -11,8 +11,6 @@
 //! or, when only minimal ones are asked for (N > 17), kept if no clue can
 //! be removed ([`is_minimal`]).
 
-use std::sync::atomic::Ordering;
-
 use crate::bits::{BAND_FULL, BANDS12_FULL, Mask27, Mask54, Mask81};
 use crate::search::harvest::Gua;
 use crate::search::hitting::can_hit;
@@ -126,9 +124,6 @@ impl Band3State {
                 }
                 self.stats.found += 1;
                 self.out.found.push(clues);
-                if let Some(stop) = &self.out.stop {
-                    stop.store(true, Ordering::Relaxed);
-                }
             }
             Some(other) => {
                 let diff =

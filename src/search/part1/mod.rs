@@ -26,7 +26,7 @@
 //! [`Bands12`] state serves every band 3 that completes them: the steps and
 //! the XY loop run once, and each survivor goes to the band-3 states
 //! ([`Band3State`]) active on the row. The one-grid search uses it with one
-//! band 3 ([`ChoiceState`]); `s17 exhaust` with every band 3 of an entry,
+//! band 3 (a choice of [`super::runner`]); `s17 exhaust` with every band 3 of an entry,
 //! where the GUA bits of the bands 3's mini-row sockets are kept once, by
 //! socket class ([`super::shared::classes`]), and each survivor's open classes
 //! serve every band 3. Which of the two a row runs is a type ([`Mode`]:
@@ -89,9 +89,11 @@ pub struct Bands12 {
     /// of an entry share them (`s17 exhaust`; [`Bands12::add_band3`]);
     /// `None` in the one-grid search.
     shared: Option<Shared>,
-    /// Set when the search stops (a first puzzle was kept): checked per X
-    /// slice and per step.
-    stop: Arc<AtomicBool>,
+    /// The stop flag of a grid's search with [`crate::search::Goal::first`]
+    /// (shared by its choices): set when a band 3 keeps its first puzzle,
+    /// checked per X slice and per step. A catalogue entry has none: each
+    /// of its bands 3 stops on its own ([`Band3State::finished`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// Recorders the cross-check tests and the benches turn on (cargo feature
@@ -137,51 +139,6 @@ struct XyBuffers {
     step_live: Vec<(usize, Sockets)>,
 }
 
-/// The search of one band-3 choice of a grid: the bands-1+2 state and the
-/// state of its one band 3.
-pub struct ChoiceState {
-    pub bands12: Bands12,
-    pub band3: Band3State,
-}
-
-impl ChoiceState {
-    pub fn new(
-        grid: Grid,
-        ua12: Vec<Mask54>,
-        guas: Vec<super::harvest::Gua>,
-        band3_uas: Vec<Mask27>,
-        config: SearchConfig,
-    ) -> Self {
-        ChoiceState {
-            bands12: Bands12::new(grid, ua12, config),
-            band3: Band3State::new(grid, guas, band3_uas, config),
-        }
-    }
-
-    /// Which puzzles to keep: with `minimal_only`, those no clue can be
-    /// removed from; with `stop`, the search stops at the first one kept
-    /// (the flag is set then, and read by both halves).
-    pub fn keep(&mut self, minimal_only: bool, stop: Option<Arc<AtomicBool>>) {
-        if let Some(flag) = &stop {
-            self.bands12.stop = flag.clone();
-        }
-        self.band3.keep(minimal_only, stop);
-    }
-
-    /// Searches one row of the plan ([`Bands12::run_row`]).
-    pub fn run_row(&mut self, xsets: &BandSets, ysets: &BandSets, z: usize) {
-        self.bands12
-            .run_row(std::slice::from_mut(&mut self.band3), &[0], xsets, ysets, z);
-    }
-
-    /// The counters of both halves.
-    pub fn stats(&self) -> Stats {
-        let mut s = self.bands12.stats;
-        s += *self.band3.stats();
-        s
-    }
-}
-
 impl Bands12 {
     pub fn new(grid: Grid, ua12: Vec<Mask54>, config: SearchConfig) -> Self {
         Bands12 {
@@ -199,8 +156,23 @@ impl Bands12 {
             buf: XyBuffers::default(),
             last_fresh: 0,
             shared: None,
-            stop: Arc::default(),
+            stop: None,
         }
+    }
+
+    /// The stop flag of a grid's search with [`crate::search::Goal::first`]:
+    /// set at the first puzzle any band 3 keeps, and read per X slice and
+    /// per step.
+    pub fn stop_with(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    /// Whether the search stops: its stop flag is set.
+    #[inline]
+    pub(super) fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// Shares the GUA bits of the mini-row sockets between the bands 3
@@ -271,7 +243,7 @@ impl Bands12 {
             })
             .collect();
         for xs in &xsets.slices {
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stopped() || active.iter().all(|&b| bands3[b].finished()) {
                 break;
             }
             let xrest = &xsets.rest[xs.start as usize..xs.end as usize];
@@ -293,7 +265,7 @@ impl Bands12 {
                     self.stats.dead_steps += (ysets.slices.len() - k) as u64;
                     break;
                 }
-                if self.stop.load(Ordering::Relaxed) {
+                if self.stopped() {
                     break;
                 }
                 let yrest = &ysets.rest[ys.start as usize..ys.end as usize];

@@ -56,6 +56,9 @@ impl Bands12 {
         let mut step_live = std::mem::take(&mut self.buf.step_live);
         step_live.clear();
         for &k in active {
+            if bands3[k].finished() {
+                continue;
+            }
             if let Some(forced) = bands3[k].step_forced(ycells, z, classes.as_ref()) {
                 step_live.push((k, forced));
             }

@@ -179,6 +179,11 @@ impl Bands12 {
         for ua in band3.take_fresh_ua12() {
             self.add_ua12(ua);
         }
+        if band3.finished()
+            && let Some(stop) = &self.stop
+        {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         true
     }
 
