@@ -202,7 +202,8 @@ fn plan_writes_the_units_and_the_array_script_and_refuses_bad_input() {
             &temp("plan-bad"),
             &[],
         );
-        assert_eq!(out.status.code(), Some(1), "{list} {hours}");
+        // Values out of range are usage errors (issue 43: exit 1 before).
+        assert_eq!(out.status.code(), Some(2), "{list} {hours}");
         assert!(text(&out).contains(why), "{list} {hours}: {}", text(&out));
     }
     let out = run_on(

@@ -383,10 +383,17 @@ fn empty_input_is_one_error_line_for_every_command() {
             "{}",
             stderr(&out)
         );
-        for args in [&["search", "--input", name][..], &["search"]] {
+        // The input is named (issue 43: "no grid given" named none).
+        for (args, source) in [
+            (&["search", "--input", name][..], name),
+            (&["search"], "<stdin>"),
+        ] {
             let out = s17_with(d, args, text.as_bytes());
             assert_eq!(out.status.code(), Some(1));
-            assert!(stderr(&out).contains("no grid given"), "{}", stderr(&out));
+            let message = format!(
+                "s17 search: error: no grid in {source} (it is empty, or holds only blank and '#' lines)\n"
+            );
+            assert_eq!(stderr(&out), message, "{args:?}");
         }
     }
     assert_eq!(files_in(d), ["comments.txt", "empty.txt"]);

@@ -355,3 +355,121 @@ fn enumerate_names_an_empty_input_and_ends_quietly_on_a_closed_pipe() {
     assert_eq!(status.status.code(), Some(0), "{}", stderr(&status));
     assert!(status.stderr.is_empty(), "{}", stderr(&status));
 }
+
+/// `search --first` answers "is there one?" on stderr when there is
+/// none (not with -q); `--threads` past 4 per core is cut, with a
+/// warning; out-of-range campaign values are usage errors.
+#[test]
+fn every_command_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // This grid has no 17 (a random grid).
+    let out = s17(d, &["search", "--first", GRID]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "s17 search: no 17 in grid 1\n");
+    assert!(out.stdout.is_empty());
+    let out = s17(d, &["-q", "search", "--first", GRID]);
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    let out = s17(d, &["search", "--threads", "100000", GRID]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("s17: warning: --threads 100000 is more than 4 per core; using "),
+        "{}",
+        stderr(&out)
+    );
+    let out = s17(
+        d,
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            "999",
+            "--unit-hours",
+            "1",
+            "-o",
+            "c",
+        ],
+    );
+    assert_exit(
+        &out,
+        2,
+        "s17 campaign: error: --slices: \"999\": slice 999: slices are 0 to 415",
+    );
+    let plan = [
+        "campaign",
+        "plan",
+        "--slices",
+        "28",
+        "--unit-hours",
+        "1",
+        "-o",
+        "c",
+    ];
+    assert_eq!(s17(d, &plan).status.code(), Some(0));
+    let out = s17(d, &["campaign", "run", "c", "99"]);
+    assert_exit(
+        &out,
+        2,
+        "s17 campaign: error: no unit 99 in c: the plan has units 0 to 0",
+    );
+}
+
+/// Sends SIGINT to `child` once `secs` have passed.
+fn interrupt_after(child: &std::process::Child, secs: f64) {
+    std::thread::sleep(std::time::Duration::from_secs_f64(secs));
+    let status = Command::new("kill")
+        .args(["-s", "INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Ctrl-C during `search` and `campaign run` exits 130 with a line that
+/// says what was done and how to go on.
+#[test]
+fn ctrl_c_says_what_was_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let grids: String = (0..200).map(|_| format!("{GRID}\n")).collect();
+    std::fs::write(d.join("g.txt"), grids).unwrap();
+    let child = command(d, &["search", "--input", "g.txt", "--threads", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    interrupt_after(&child, 1.5);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.starts_with("s17 search: interrupted: "), "{text}");
+    assert!(
+        text.contains(" of 200 grids searched and printed; "),
+        "{text}"
+    );
+    // A unit of slice 331 (entries of a few seconds each).
+    let plan = [
+        "campaign",
+        "plan",
+        "--slices",
+        "331:1683760..1683790",
+        "--unit-hours",
+        "100",
+        "-o",
+        "c",
+    ];
+    assert_eq!(s17(d, &plan).status.code(), Some(0));
+    let child = command(d, &["campaign", "run", "c", "0", "--threads", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    interrupt_after(&child, 2.0);
+    let out = child.wait_with_output().unwrap();
+    let text = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    assert!(text.starts_with("s17 campaign: interrupted: "), "{text}");
+    assert!(
+        text.contains(" of 30 entries checkpointed; `s17 campaign run c 0` continues"),
+        "{text}"
+    );
+}

@@ -112,10 +112,20 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
 
 use crate::campaign::plan::format_hours as hours;
 
+/// A value out of range (a slice, the unit hours, a unit number) as a
+/// usage error (exit 2); any other error as it is.
+fn usage(err: campaign::CampaignError) -> anyhow::Error {
+    use campaign::CampaignError::{BadList, BadUnitHours, NoSuchUnit};
+    match err {
+        BadList(_) | BadUnitHours(_) | NoSuchUnit { .. } => super::Usage(err.to_string()).into(),
+        err => err.into(),
+    }
+}
+
 fn plan(args: PlanArgs) -> Outcome {
     let costs = CostTable::committed();
-    let spec = PlanSpec::parse(&args.slices, &costs)?;
-    let plan = Plan::new(&spec, args.unit_hours, &costs)?;
+    let spec = PlanSpec::parse(&args.slices, &costs).map_err(usage)?;
+    let plan = Plan::new(&spec, args.unit_hours, &costs).map_err(usage)?;
     let dir = &args.output;
     let units = campaign::units_path(dir);
     if units.exists() && !args.force {
@@ -183,7 +193,7 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     init_threads(args.threads)?;
     let plan = read_plan(&args.dir)?;
     let config = SearchConfig::default();
-    let run = UnitRun::open(&args.dir, &plan, args.unit, &config)?;
+    let run = UnitRun::open(&args.dir, &plan, args.unit, &config).map_err(usage)?;
     let unit = run.unit().clone();
     let name = format!(
         "unit {} (slice {}, entries {}..{})",
@@ -206,6 +216,15 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     }
     let exhauster = Exhauster::new(&ed, &tables, config);
     let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 17s");
+    // Ctrl-C stops at once: the unit is checkpointed entry by entry.
+    let (watched, before, planned) = (bar.clone(), unit.len() - todo.len() as u64, unit.len());
+    let again = format!("s17 campaign run {} {}", args.dir.display(), unit.number);
+    super::interrupt::install_at_once("campaign", move || {
+        format!(
+            "{} of {planned} entries checkpointed; `{again}` continues",
+            before + watched.position()
+        )
+    })?;
     let counts = std::sync::Mutex::new((0u64, 0u64));
     let totals = run
         .search(&exhauster, &todo, &|r, _| {
