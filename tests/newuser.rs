@@ -315,32 +315,32 @@ fn usage_errors_exit_two_with_clap_messages() {
     for (args, message) in [
         (
             &["search", "--chunk", "5000", GRID][..],
-            "error: invalid value '5000' for '--chunk <N>': 5000 is not in 16..=4096",
+            "s17 search: error: invalid value '5000' for '--chunk <N>': 5000 is not in the range 16 to 4096",
         ),
         (
             &["search", "--ua-limit", "0", GRID],
-            "error: invalid value '0' for '--ua-limit <N>': 0 is not in 1..=256",
+            "s17 search: error: invalid value '0' for '--ua-limit <N>': 0 is not in the range 1 to 256",
         ),
         (
             &["tune", "--random", "1", "--chunk", "5000"],
-            "error: invalid value '5000' for '--chunk <LIST>': 5000 is not in 16..=4096",
+            "s17 tune: error: invalid value '5000' for '--chunk <LIST>': 5000 is not in the range 16 to 4096",
         ),
         (
             &["tune", "--random", "1", "--fillings", "5,0"],
-            "error: invalid value '0' for '--fillings <LIST>': 0 is not in 1..=1000000",
+            "s17 tune: error: invalid value '0' for '--fillings <LIST>': 0 is not in the range 1 to 1000000",
         ),
         (
             &["enumerate"],
-            "error: the following required arguments were not provided:\n  \
+            "s17 enumerate: error: the following required arguments were not provided:\n  \
              <--band <K>|--all|--bands <A..B>|--which <FILE>>",
         ),
         (
             &["enumerate", "--bands", "0..999", "-o", "c.tsv"],
-            "error: invalid value '0..999' for '--bands <A..B>': slices are 0..416",
+            "s17 enumerate: error: invalid value '0..999' for '--bands <A..B>': slices are 0 to 415, got 0..999",
         ),
         (
             &["exhaust", "--estimate", "1", "--bands", "400..417"],
-            "error: invalid value '400..417' for '--bands <A..B>': slices are 0..416",
+            "s17 exhaust: error: invalid value '400..417' for '--bands <A..B>': slices are 0 to 415, got 400..417",
         ),
     ] {
         let out = s17(d, args);

@@ -98,7 +98,7 @@ pub(super) fn parse_slices(text: &str) -> Result<Range<u64>, String> {
         range.end
     };
     if end > BANDS as u64 || range.start > end {
-        return Err(format!("slices are 0..{BANDS}, got {text}"));
+        return Err(format!("slices are 0 to {}, got {text}", BANDS - 1));
     }
     Ok(range.start..end)
 }
