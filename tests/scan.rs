@@ -409,7 +409,7 @@ fn with_a_known_list_the_17s_not_in_it_go_to_output_new() {
     assert_eq!(sorted_lines(&dir.path().join("out.txt")), *full);
     assert_eq!(sorted_lines(&new), vec![full[left_out].clone()]);
     assert!(
-        stderr.contains("1 new 17s (not in known.txt) found in this run, 1 in all in out.txt.new"),
+        stderr.contains("1 new 17 (not in known.txt) found in this run, 1 in all in out.txt.new"),
         "{stderr}"
     );
 

@@ -18,7 +18,9 @@ use crate::output::{new_path, write_atomically};
 use crate::search::SearchConfig;
 
 use super::Outcome;
-use super::common::{TablesArg, counted, init_threads, load_tables, progress_bar, read_known};
+use super::common::{
+    TablesArg, counted, counted_as, init_threads, load_tables, progress_bar, read_known,
+};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -207,11 +209,12 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     if !quiet && run.done_before() > 0 {
         let r = run.repair();
         eprintln!(
-            "s17 campaign: resuming {name}: {} entries done ({} 17s kept), {} to go; dropped {} lines of unfinished entries",
-            r.kept_grids,
-            r.kept_lines,
+            "s17 campaign: resuming {name}: {} done ({} kept), {} to go; dropped {} of \
+             unfinished entries",
+            counted(r.kept_grids as u64, "entry"),
+            counted(r.kept_lines as u64, "17"),
             todo.len(),
-            r.dropped_lines
+            counted(r.dropped_lines as u64, "line")
         );
     }
     let exhauster = Exhauster::new(&ed, &tables, config);
@@ -244,11 +247,12 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     bar.finish_and_clear();
     if !quiet {
         eprintln!(
-            "s17 campaign: {name}: {} entries searched, {} ED grids ({} bands 3), {} 17s, {:.1} s CPU (estimate for the unit {:.1} s); {} of {} entries done",
-            totals.entries,
-            totals.grids,
-            totals.bands3,
-            totals.puzzles,
+            "s17 campaign: {name}: {} searched, {} ({}), {}, {:.1} s CPU (estimate for the \
+             unit {:.1} s); {} of {} entries done",
+            counted(totals.entries, "entry"),
+            counted(totals.grids, "ED grid"),
+            counted_as(totals.bands3, "band 3", "bands 3"),
+            counted(totals.puzzles, "17"),
             totals.cpu.as_secs_f64(),
             unit.est_seconds,
             unit.len() - todo.len() as u64 + totals.entries,

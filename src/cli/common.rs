@@ -397,8 +397,8 @@ pub fn report_new(
 ) {
     let total = files.new_lines();
     eprintln!(
-        "s17 {command}: {} new 17s (not in {}) found in this run, {total} in all in {}",
-        total - before,
+        "s17 {command}: {} (not in {}) found in this run, {total} in all in {}",
+        counted(total - before, "new 17"),
         known.display(),
         crate::output::new_path(files.output_path()).display()
     );

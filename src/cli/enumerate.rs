@@ -18,7 +18,7 @@ use crate::ed::counts::{self, Appender};
 use crate::ed::{Choices, Ed, Entry, SliceCount, Visit, choice_name};
 use crate::grid::{Grid, Puzzle};
 
-use super::common::init_threads;
+use super::common::{counted, init_threads};
 use super::input::{BadLines, LineSource, is_skippable_bytes, no_items};
 use super::{Outcome, interrupt};
 
@@ -128,9 +128,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         writeln!(std::io::stdout().lock(), "{}", counts::line(k, &count))?;
         if !quiet {
             eprintln!(
-                "s17 enumerate: slice {k}: {} entries, {} ED grids in {:.1} s",
-                count.entries,
-                count.grids,
+                "s17 enumerate: slice {k}: {}, {} in {:.1} s",
+                counted(count.entries, "entry"),
+                counted(count.grids, "ED grid"),
                 start.elapsed().as_secs_f64()
             );
         }
@@ -361,20 +361,19 @@ fn count_slices(
     if !quiet {
         let seconds = start.elapsed().as_secs_f64();
         eprintln!(
-            "s17 enumerate: {} slices in {}: {} entries, {} ED grids ({})",
-            all.len(),
+            "s17 enumerate: {} in {}: {}, {} ({})",
+            counted(all.len() as u64, "slice"),
             output.display(),
-            sum.entries,
-            sum.grids,
+            counted(sum.entries, "entry"),
+            counted(sum.grids, "ED grid"),
             sum.split_text(),
         );
         eprintln!(
-            "s17 enumerate: this run: {} entries, {} ED grids in {seconds:.1} s \
-             ({:.0} grids/s on {} threads)",
-            this_run.entries,
-            this_run.grids,
+            "s17 enumerate: this run: {}, {} in {seconds:.1} s ({:.0} grids/s on {})",
+            counted(this_run.entries, "entry"),
+            counted(this_run.grids, "ED grid"),
             this_run.grids as f64 / seconds.max(1e-9),
-            rayon::current_num_threads()
+            counted(rayon::current_num_threads() as u64, "thread")
         );
     }
     Ok(true)

@@ -25,7 +25,7 @@ use super::common::{
 };
 use super::enumerate::{parse_range, parse_slices};
 use super::resumable::{Opened, Resumable, refuse_output_as_input};
-use super::search::format_stats;
+use super::search::format_counters;
 use super::{Outcome, Usage, interrupt};
 
 #[derive(clap::Args, Debug)]
@@ -185,7 +185,14 @@ fn exhaust(args: &Args, config: SearchConfig, quiet: bool) -> Outcome {
             report_new("exhaust", path, &opened.files, opened.new_before);
         }
         if args.stats {
-            eprintln!("s17 exhaust: stages: {}", format_stats(&totals.stats));
+            // The entries' thread CPU time: the stats' own cpu and total
+            // times are those of one-grid searches, not kept here.
+            eprintln!(
+                "s17 exhaust: stages: {} harvest {:.3}s cpu {:.3}s",
+                format_counters(&totals.stats),
+                totals.stats.harvest_time.as_secs_f64(),
+                totals.cpu.as_secs_f64()
+            );
         }
     }
     Ok(true)

@@ -332,10 +332,10 @@ pub(super) fn summary(command: &str, what: &str, totals: &Totals, bad: u64, wall
     }
     let grids = totals.grids as f64;
     eprintln!(
-        "{head} ({:.3} s CPU per grid, {:.3} s wall per grid, {} threads)",
+        "{head} ({:.3} s CPU per grid, {:.3} s wall per grid, {})",
         totals.cpu_time.as_secs_f64() / grids,
         wall.as_secs_f64() / grids,
-        rayon::current_num_threads(),
+        counted(rayon::current_num_threads() as u64, "thread"),
     );
     eprintln!("s17 {command}: stages: {}", format_stats(&totals.stats));
 }

@@ -200,7 +200,7 @@ pub fn format_stats(s: &Stats) -> String {
 }
 
 /// The stage counters of [`format_stats`], without the times.
-fn format_counters(s: &Stats) -> String {
+pub(super) fn format_counters(s: &Stats) -> String {
     format!(
         "ua12 {} guas {} steps {} dead {} xy {} survivors {} band3_dead {} extra_dead {} gua_dead {} b12checks {} valid_xy {} fresh_ua12 {} \
          band3 {} final {} fresh_ua {} shared_gua {} found {}",
