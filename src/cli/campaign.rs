@@ -50,8 +50,7 @@ struct PlanArgs {
     #[arg(long, value_name = "LIST")]
     slices: String,
     /// The estimated CPU time of a unit, in core-hours (from
-    /// data/ed-costs.tsv; a unit is never more than twice this unless it is
-    /// a single entry).
+    /// data/ed-costs.tsv): each unit is estimated at most H plus one entry.
     #[arg(long, value_name = "H")]
     unit_hours: f64,
     /// The campaign directory (created if missing).
