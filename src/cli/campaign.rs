@@ -149,10 +149,11 @@ fn plan(args: PlanArgs) -> Outcome {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "s17 campaign plan: {} units, {} core-hours estimated for {} entries; largest unit {} (slice {}, entries {}..{}): {} core-hours",
-        plan.units.len(),
+        "s17 campaign plan: {}, {} core-hours estimated for {}; largest unit {} (slice {}, \
+         entries {}..{}): {} core-hours",
+        counted(plan.units.len() as u64, "unit"),
         hours(plan.seconds()),
-        plan.entries(),
+        counted(plan.entries(), "entry"),
         largest.number,
         largest.k,
         largest.entries.start,

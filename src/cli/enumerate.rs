@@ -269,6 +269,7 @@ const STOP: interrupt::Stop = interrupt::Stop {
             stops",
     resume: "the same command with --resume continues",
     unit: "slices",
+    one: "slice",
     what: "counts",
 };
 

@@ -94,6 +94,7 @@ const STOP: interrupt::Stop = interrupt::Stop {
     first: "the entries in progress finish and are recorded, then the run stops",
     resume: "the same command with --resume continues",
     unit: "entries",
+    one: "entry",
     what: "results",
 };
 

@@ -44,8 +44,9 @@ pub struct Stop {
     pub first: &'static str,
     /// How to continue (`the same command with --resume continues`).
     pub resume: &'static str,
-    /// The pieces (`grids`, `entries`, `slices`).
+    /// The pieces (`grids`, `entries`, `slices`), and one of them.
     pub unit: &'static str,
+    pub one: &'static str,
     /// What the output holds (`results`, `counts`).
     pub what: &'static str,
 }

@@ -13,7 +13,7 @@ use indicatif::ProgressBar;
 use crate::known::KnownSet;
 use crate::output::{OpenMode, Reconciled, ResultFiles, checkpoint_path, new_path};
 
-use super::common::{counted, progress_bar, warn_untracked_new};
+use super::common::{counted, counted_as, progress_bar, warn_untracked_new};
 use super::{Usage, interrupt};
 
 /// A resumable run's output and how it stops.
@@ -135,11 +135,11 @@ impl Resumable<'_> {
         let r = &state.repair;
         let unit = self.stop.unit;
         eprintln!(
-            "s17 {}: resuming {}: {} {unit} done ({} kept), {} to go; dropped {} of unfinished \
+            "s17 {}: resuming {}: {} done ({} kept), {} to go; dropped {} of unfinished \
              {unit}{}{}",
             self.stop.command,
             self.output.display(),
-            r.kept_grids,
+            counted_as(r.kept_grids as u64, self.stop.one, unit),
             counted(r.kept_lines as u64, what),
             todo,
             counted(r.dropped_lines as u64, "line"),

@@ -70,6 +70,7 @@ const STOP: interrupt::Stop = interrupt::Stop {
     first: "the grids in progress finish and are recorded, then the scan stops",
     resume: "the same command with --resume continues",
     unit: "grids",
+    one: "grid",
     what: "results",
 };
 

@@ -67,6 +67,7 @@ const STOP: interrupt::Stop = interrupt::Stop {
     first: "the grids in progress finish and are recorded, then the validation stops",
     resume: "the same command continues",
     unit: "grids",
+    one: "grid",
     what: "results",
 };
 
