@@ -46,48 +46,7 @@ pub struct Args {
 /// `INDEX<TAB>PUZZLE` (INDEX = 1-based position of the grid in the input).
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let config = args.search.start(args.threads)?;
-    let mut grids: Vec<(usize, Grid)> = Vec::new();
-    let mut good = true;
-    for (i, text) in args.grids.iter().enumerate() {
-        match Grid::parse(text) {
-            Ok(g) => grids.push((i + 1, g)),
-            Err(e) => {
-                eprintln!("s17 search: argument {}: {e}", i + 1);
-                good = false;
-            }
-        }
-    }
-    // With no grid at all, read stdin unless it is a terminal (where the
-    // user would wait for nothing): `cat grids.txt | s17 search`.
-    let input = match &args.input {
-        Some(path) => Some(path.clone()),
-        None if args.grids.is_empty() && !std::io::stdin().is_terminal() => {
-            Some(PathBuf::from("-"))
-        }
-        None => None,
-    };
-    if let Some(path) = &input {
-        let source = LineSource::open(Some(path))?;
-        let name = source.name.clone();
-        let mut index = args.grids.len();
-        let mut bad = BadLines::new("search");
-        for item in source.numbered_lines() {
-            let (number, line) = item?;
-            if is_skippable(&line) {
-                continue;
-            }
-            index += 1;
-            match Grid::parse(&line) {
-                Ok(g) => grids.push((index, g)),
-                Err(e) => bad.report(format_args!("{name}: line {number}: {e}")),
-            }
-        }
-        bad.finish();
-        if index == args.grids.len() && bad.count() == 0 && args.grids.is_empty() {
-            return Err(no_items("grid", &name));
-        }
-        good &= bad.count() == 0;
-    }
+    let Given { grids, good, input } = read_grids(&args)?;
     if grids.is_empty() {
         anyhow::ensure!(
             !good,
@@ -145,6 +104,65 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         },
     )?;
     Ok(good)
+}
+
+/// The grids given, numbered from 1.
+struct Given {
+    grids: Vec<(usize, Grid)>,
+    /// Every grid given was good.
+    good: bool,
+    /// The input read besides the arguments, if any.
+    input: Option<PathBuf>,
+}
+
+/// The grids of the arguments, then of `--input` (or stdin when no grid
+/// is given and stdin is no terminal), numbered in that order; whether
+/// every one was good; the input read. An input with no grid (and no
+/// grid argument) is an error naming it.
+fn read_grids(args: &Args) -> anyhow::Result<Given> {
+    let mut grids: Vec<(usize, Grid)> = Vec::new();
+    let mut good = true;
+    for (i, text) in args.grids.iter().enumerate() {
+        match Grid::parse(text) {
+            Ok(g) => grids.push((i + 1, g)),
+            Err(e) => {
+                eprintln!("s17 search: argument {}: {e}", i + 1);
+                good = false;
+            }
+        }
+    }
+    // With no grid at all, read stdin unless it is a terminal (where the
+    // user would wait for nothing): `cat grids.txt | s17 search`.
+    let input = match &args.input {
+        Some(path) => Some(path.clone()),
+        None if args.grids.is_empty() && !std::io::stdin().is_terminal() => {
+            Some(PathBuf::from("-"))
+        }
+        None => None,
+    };
+    if let Some(path) = &input {
+        let source = LineSource::open(Some(path))?;
+        let name = source.name.clone();
+        let mut index = args.grids.len();
+        let mut bad = BadLines::new("search");
+        for item in source.numbered_lines() {
+            let (number, line) = item?;
+            if is_skippable(&line) {
+                continue;
+            }
+            index += 1;
+            match Grid::parse(&line) {
+                Ok(g) => grids.push((index, g)),
+                Err(e) => bad.report(format_args!("{name}: line {number}: {e}")),
+            }
+        }
+        bad.finish();
+        if index == args.grids.len() && bad.count() == 0 && args.grids.is_empty() {
+            return Err(no_items("grid", &name));
+        }
+        good &= bad.count() == 0;
+    }
+    Ok(Given { grids, good, input })
 }
 
 fn print_result(
