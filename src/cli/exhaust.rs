@@ -18,7 +18,8 @@ use crate::output::ResultFiles;
 use crate::search::ThreadClock;
 
 use super::common::{
-    GoalArgs, SearchArgs, load_tables, open_mode, progress_bar, read_known, report_new, warn_untracked_new,
+    GoalArgs, SearchArgs, load_tables, open_mode, progress_bar, read_known, report_new,
+    warn_untracked_new,
 };
 use super::enumerate::{parse_range, parse_slices};
 use super::search::format_stats;
