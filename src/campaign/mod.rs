@@ -109,8 +109,8 @@ pub enum CampaignError {
     },
 }
 
-/// A goal for people: "17s", "18s (minimal), first per visit", "18s
-/// (minimal or not)".
+/// A goal for people: "17s, all", "18s (minimal), first per visit", "18s
+/// (minimal or not), all".
 pub fn goal_description(goal: &Goal) -> String {
     let mut text = format!("{}s", goal.clues);
     if goal.clues != crate::plan::CLUES || goal.non_minimal {
@@ -120,9 +120,11 @@ pub fn goal_description(goal: &Goal) -> String {
             " (minimal)"
         };
     }
-    if goal.first {
-        text += ", first per visit";
-    }
+    text += if goal.first {
+        ", first per visit"
+    } else {
+        ", all"
+    };
     text
 }
 

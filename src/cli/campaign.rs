@@ -369,9 +369,14 @@ fn report(dir: &Path, s: &Status, slices: bool) -> String {
     let _ = writeln!(w);
     let _ = writeln!(
         w,
-        "puzzles: {} distinct ({})",
+        "{}s: {} distinct{}",
+        s.goal.clues,
         puzzles.len(),
-        goal_description(&s.goal)
+        if s.goal == crate::search::Goal::default() {
+            String::new()
+        } else {
+            format!(" ({})", goal_description(&s.goal))
+        }
     );
     let _ = writeln!(
         w,

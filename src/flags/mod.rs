@@ -1,7 +1,7 @@
 //! Flag files: "does this ED grid have an N-clue puzzle?" for the grids of
 //! one slice of the ED catalogue, keyed by catalogue position, with one
 //! example puzzle per flagged grid (SPEC.md §10, "The flag";
-//! ARCHITECTURE.md, "Flag files").
+//! ARCHITECTURE.md, "Campaigns": "Any goal, and flag files").
 //!
 //! A grid is named by its hi visit ([`crate::ed`]): slice K, the entry
 //! whose band 2 is the grid's mid band, and its *grid index*, the position
