@@ -43,6 +43,8 @@ use crate::plan::{self, Counts, Rank};
 use crate::search::{Goal, Row, RunState, SearchConfig, SetCache, Sharing, Stats};
 use crate::tables::{BandTables, TableError};
 
+pub mod estimate;
+
 /// What the search of one entry found.
 #[derive(Clone, Debug, Default)]
 pub struct EntryResult {

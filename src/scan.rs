@@ -106,7 +106,21 @@ impl GridFile {
     /// Reads the entries of `part` of the file at `path` (two passes: one
     /// to count and fingerprint, one to parse the part).
     pub fn read(path: &Path, part: Part) -> Result<GridFile, ScanError> {
-        let open = || File::open(path).map(BufReader::new).map_err(io_error(path));
+        let open = || File::open(path).map(BufReader::new);
+        GridFile::from_source(open, part).map_err(io_error(path))
+    }
+
+    /// The entries of `part` of a grid file held in memory (standard
+    /// input, read whole).
+    pub fn from_bytes(bytes: &[u8], part: Part) -> GridFile {
+        GridFile::from_source(|| Ok(bytes), part).expect("memory reads do not fail")
+    }
+
+    /// The entries of `part` of the lines `open` gives (called twice).
+    fn from_source<R: BufRead>(
+        open: impl Fn() -> io::Result<R>,
+        part: Part,
+    ) -> io::Result<GridFile> {
         let mut fingerprint = Fingerprint::new();
         let mut total_entries = 0;
         for_each_line(open()?, |line, bytes| {
@@ -114,8 +128,7 @@ impl GridFile {
             if carries_entry(text_of(line, bytes)) {
                 total_entries += 1;
             }
-        })
-        .map_err(io_error(path))?;
+        })?;
         let wanted = part.range(total_entries);
         let mut entries = Vec::with_capacity(wanted.len());
         let mut position = 0;
@@ -128,8 +141,7 @@ impl GridFile {
                 }
                 position += 1;
             }
-        })
-        .map_err(io_error(path))?;
+        })?;
         Ok(GridFile {
             entries,
             total_entries,
@@ -397,6 +409,13 @@ mod tests {
         for k in 1..=3 {
             let part = GridFile::read(&path, Part { k, n: 3 }).unwrap();
             assert_eq!(part.fingerprint, cat.fingerprint);
+            // The same file from memory (standard input) is the same part.
+            let held = GridFile::from_bytes(text.as_bytes(), Part { k, n: 3 });
+            assert_eq!(held.fingerprint, cat.fingerprint);
+            assert_eq!(
+                held.entries.iter().map(|e| e.line).collect::<Vec<_>>(),
+                part.entries.iter().map(|e| e.line).collect::<Vec<_>>()
+            );
             union.extend(part.entries.iter().map(|e| e.line));
         }
         assert_eq!(union, vec![2, 4, 5, 7]);

@@ -202,7 +202,8 @@ fn plan_writes_the_units_and_the_array_script_and_refuses_bad_input() {
             &temp("plan-bad"),
             &[],
         );
-        assert_eq!(out.status.code(), Some(1), "{list} {hours}");
+        // Values out of range are usage errors (issue 43: exit 1 before).
+        assert_eq!(out.status.code(), Some(2), "{list} {hours}");
         assert!(text(&out).contains(why), "{list} {hours}: {}", text(&out));
     }
     let out = run_on(
@@ -302,12 +303,16 @@ fn unit_holding(dir: &Path, k: usize, entry: u64) -> usize {
         .number
 }
 
+/// `campaign merge DIR -o DIR/17s.txt --force MORE` (the tests merge
+/// again into the same file; the refusal without --force is
+/// tests/newuser3.rs').
 fn merge(dir: &Path, more: &[&str]) -> (Output, PathBuf) {
     let file = dir.join("17s.txt");
     let out = s17(&["campaign", "merge"])
         .arg(dir)
         .arg("-o")
         .arg(&file)
+        .arg("--force")
         .args(more)
         .output()
         .unwrap();

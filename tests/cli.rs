@@ -269,7 +269,8 @@ fn tuning_values_out_of_range_exit_two() {
             assert_eq!(output.status.code(), Some(2), "{flag} {value}: {text}");
             assert!(output.stdout.is_empty());
             let message = format!(
-                "error: invalid value '{value}' for '{flag} <N>': {value} is not in {}..={}",
+                "s17 search: error: invalid value '{value}' for '{flag} <N>': {value} is not in \
+                 the range {} to {}",
                 option.min, option.max
             );
             assert!(text.starts_with(&message), "{flag} {value}: {text}");

@@ -161,7 +161,8 @@ fn an_entry_with_no_ed_grid_of_its_own_reports_its_time() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains(": 1 entries, 0 ED grids ("), "{text}");
+    assert!(text.contains(": 1 entry searched ("), "{text}");
+    assert!(text.contains(", 0 ED grids listed there), "), "{text}");
     assert!(
         text.contains(" s CPU, ") && text.contains("no ED grid"),
         "{text}"
@@ -232,7 +233,10 @@ fn resume_after_a_kill_gives_the_uninterrupted_output() {
     let again = exhaust_331(range, &cut, &["--resume"]).output().unwrap();
     let text = String::from_utf8_lossy(&again.stderr);
     assert!(again.status.success(), "{text}");
-    assert!(text.contains(": 0 entries, 0 ED grids"), "{text}");
+    assert!(
+        text.contains(": 0 entries searched (0 bands 3 visited, 0 ED grids listed there)"),
+        "{text}"
+    );
     assert!(!text.contains("per grid"), "{text}");
     assert_eq!(sorted_lines(&cut), expected);
 }

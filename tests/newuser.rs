@@ -315,32 +315,32 @@ fn usage_errors_exit_two_with_clap_messages() {
     for (args, message) in [
         (
             &["search", "--chunk", "5000", GRID][..],
-            "error: invalid value '5000' for '--chunk <N>': 5000 is not in 16..=4096",
+            "s17 search: error: invalid value '5000' for '--chunk <N>': 5000 is not in the range 16 to 4096",
         ),
         (
             &["search", "--ua-limit", "0", GRID],
-            "error: invalid value '0' for '--ua-limit <N>': 0 is not in 1..=256",
+            "s17 search: error: invalid value '0' for '--ua-limit <N>': 0 is not in the range 1 to 256",
         ),
         (
             &["tune", "--random", "1", "--chunk", "5000"],
-            "error: invalid value '5000' for '--chunk <LIST>': 5000 is not in 16..=4096",
+            "s17 tune: error: invalid value '5000' for '--chunk <LIST>': 5000 is not in the range 16 to 4096",
         ),
         (
             &["tune", "--random", "1", "--fillings", "5,0"],
-            "error: invalid value '0' for '--fillings <LIST>': 0 is not in 1..=1000000",
+            "s17 tune: error: invalid value '0' for '--fillings <LIST>': 0 is not in the range 1 to 1000000",
         ),
         (
             &["enumerate"],
-            "error: the following required arguments were not provided:\n  \
+            "s17 enumerate: error: the following required arguments were not provided:\n  \
              <--band <K>|--all|--bands <A..B>|--which <FILE>>",
         ),
         (
             &["enumerate", "--bands", "0..999", "-o", "c.tsv"],
-            "error: invalid value '0..999' for '--bands <A..B>': slices are 0..416",
+            "s17 enumerate: error: invalid value '0..999' for '--bands <A..B>': slices are 0 to 415, got 0..999",
         ),
         (
             &["exhaust", "--estimate", "1", "--bands", "400..417"],
-            "error: invalid value '400..417' for '--bands <A..B>': slices are 0..416",
+            "s17 exhaust: error: invalid value '400..417' for '--bands <A..B>': slices are 0 to 415, got 400..417",
         ),
     ] {
         let out = s17(d, args);
@@ -383,10 +383,17 @@ fn empty_input_is_one_error_line_for_every_command() {
             "{}",
             stderr(&out)
         );
-        for args in [&["search", "--input", name][..], &["search"]] {
+        // The input is named (issue 43: "no grid given" named none).
+        for (args, source) in [
+            (&["search", "--input", name][..], name),
+            (&["search"], "<stdin>"),
+        ] {
             let out = s17_with(d, args, text.as_bytes());
             assert_eq!(out.status.code(), Some(1));
-            assert!(stderr(&out).contains("no grid given"), "{}", stderr(&out));
+            let message = format!(
+                "s17 search: error: no grid in {source} (it is empty, or holds only blank and '#' lines)\n"
+            );
+            assert_eq!(stderr(&out), message, "{args:?}");
         }
     }
     assert_eq!(files_in(d), ["comments.txt", "empty.txt"]);
@@ -420,21 +427,32 @@ fn ranges_past_the_end_are_named() {
             ],
         )
     };
-    assert_says(
-        &exhaust("79..500", "a.txt"),
-        &[
-            "s17 exhaust: warning: slice 28 has 80 entries (0..80); --entries 79..500 runs \
-             past its end: entries 79..80 are searched",
-            "slice 28: 1 entries",
-        ],
-    );
-    assert_says(
-        &exhaust("80..81", "b.txt"),
-        &["--entries 80..81 holds none of them: nothing to search"],
-    );
+    // A range past the slice's end is a usage error, in the slice's own
+    // numbers, and leaves no file (issue 43: it warned and exited 0).
+    for (entries, given) in [
+        ("79..500", "79..500"),
+        ("80..81", "80..81"),
+        ("80..", "80.."),
+    ] {
+        let out = exhaust(entries, "a.txt");
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "s17 exhaust: error: --entries {given}: slice 28 has 80 entries, numbered 0 to \
+                 79 (give A..B with B at most 80)\n"
+            )
+        );
+        assert!(files_in(d).is_empty(), "{:?}", files_in(d));
+    }
     // No warning for a range inside the slice, or open-ended.
     let out = exhaust("79..", "c.txt");
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("slice 28: 1 entry searched"),
+        "{}",
+        stderr(&out)
+    );
     // A sample larger than the list: the whole list, said so.
     std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
     assert_says(
@@ -505,7 +523,7 @@ fn progress_settings_colour_and_summaries_say_what_they_mean() {
     );
     // Log lines on a pipe: no colour codes.
     let out = s17(d, &["-v", "scan", "g.txt", "-o", "v.txt"]);
-    assert_says(&out, &[" INFO scan{grids=g.txt part=1/1}: catalogue read "]);
+    assert_says(&out, &[" INFO scan{grids=g.txt part=1/1}: grid file read "]);
     assert!(!stderr(&out).contains('\u{1b}'), "{:?}", stderr(&out));
     // README's exhaust example: its entry lists no ED grid but finds a 17
     // of a grid listed by another entry, and the summary says which is which.
@@ -524,8 +542,8 @@ fn progress_settings_colour_and_summaries_say_what_they_mean() {
     assert_says(
         &out,
         &[
-            "slice 331: 1 entries, 0 ED grids (listed here, by their hi visit; 1 bands 3 \
-             searched, on every visit), 1 17s (of every grid visited) in ",
+            "slice 331: 1 entry searched (1 band 3 visited, 0 ED grids listed there), 1 17 \
+             found in ",
             "no ED grid listed here to divide by",
         ],
     );

@@ -197,7 +197,8 @@ fn search_reads_grids_from_stdin() {
     );
     assert_eq!(from_file.stdout, piped.stdout);
 
-    // Nothing on stdin and no grid: a clear error.
+    // Nothing on stdin and no grid: the empty input named, as for every
+    // command (issue 43; it was "no grid given").
     let empty = world
         .command(&["search", "--tables", tables], Some(&world.path("cache")))
         .stdin(Stdio::null())
@@ -206,7 +207,7 @@ fn search_reads_grids_from_stdin() {
     assert_eq!(empty.status.code(), Some(1));
     assert!(
         stderr(&empty)
-            .contains("no grid given (pass grids as arguments, --input FILE, or on stdin)"),
+            .contains("no grid in <stdin> (it is empty, or holds only blank and '#' lines)"),
         "{}",
         stderr(&empty)
     );

@@ -117,6 +117,9 @@ struct MergeArgs {
     /// Merge an incomplete campaign's checkpointed entries.
     #[arg(long)]
     partial: bool,
+    /// Overwrite FILE (and FILE.new) if they exist.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -144,14 +147,24 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
 
 use crate::campaign::plan::format_hours as hours;
 
+/// A value out of range (a slice, the unit hours, a unit number) as a
+/// usage error (exit 2); any other error as it is.
+fn usage(err: campaign::CampaignError) -> anyhow::Error {
+    use campaign::CampaignError::{BadList, BadUnitHours, NoSuchUnit};
+    match err {
+        BadList(_) | BadUnitHours(_) | NoSuchUnit { .. } => super::Usage(err.to_string()).into(),
+        err => err.into(),
+    }
+}
+
 fn plan(args: PlanArgs) -> Outcome {
     let goal = args.goal.goal();
     let costs = match &args.costs {
         Some(path) => CostTable::read(path)?,
         None => CostTable::for_goal(&goal)?,
     };
-    let spec = PlanSpec::parse(&args.slices, &costs)?;
-    let plan = Plan::for_goal(&spec, args.unit_hours, &costs, goal)?;
+    let spec = PlanSpec::parse(&args.slices, &costs).map_err(usage)?;
+    let plan = Plan::for_goal(&spec, args.unit_hours, &costs, goal).map_err(usage)?;
     let dir = &args.output;
     let units = campaign::units_path(dir);
     if units.exists() && !args.force {
@@ -220,7 +233,7 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     init_threads(args.threads)?;
     let plan = read_plan(&args.dir)?;
     let config = SearchConfig::default();
-    let run = UnitRun::open(&args.dir, &plan, args.unit, &config)?;
+    let run = UnitRun::open(&args.dir, &plan, args.unit, &config).map_err(usage)?;
     let unit = run.unit().clone();
     let name = format!(
         "unit {} (slice {}, entries {}..{})",
@@ -244,6 +257,15 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     let exhauster = Exhauster::new(&ed, &tables, config).with_goal(plan.goal);
     let what = goal_description(&plan.goal);
     let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 puzzles");
+    // Ctrl-C stops at once: the unit is checkpointed entry by entry.
+    let (watched, before, planned) = (bar.clone(), unit.len() - todo.len() as u64, unit.len());
+    let again = format!("s17 campaign run {} {}", args.dir.display(), unit.number);
+    super::interrupt::install_at_once("campaign", move || {
+        format!(
+            "{} of {planned} entries checkpointed; `{again}` continues",
+            before + watched.position()
+        )
+    })?;
     let counts = std::sync::Mutex::new((0u64, 0u64));
     let totals = run
         .search(&exhauster, &todo, &|r, _| {
@@ -425,11 +447,31 @@ fn report(dir: &Path, s: &Status, slices: bool) -> String {
     out
 }
 
+/// Before anything is written: `-o FILE` (or `FILE.new` with a known
+/// list) that exists is refused without `--force`, and one that is the
+/// known list is refused always (exit 2).
+fn check_merge_output(args: &MergeArgs) -> anyhow::Result<()> {
+    let mut written = vec![args.output.clone()];
+    if let Some(known) = &args.known {
+        super::resumable::refuse_output_as_input(&args.output, &[("known list", known)])?;
+        written.push(new_path(&args.output));
+    }
+    super::resumable::check_output_dir(&args.output)?;
+    if let Some(path) = written.iter().find(|p| p.exists()).filter(|_| !args.force) {
+        anyhow::bail!(
+            "{} already exists; pass --force to overwrite it",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
     let status = Status::read(&args.dir)?;
     if status.goal.first {
         return merge_flags(&args, &status, quiet);
     }
+    check_merge_output(&args)?;
     if args.known.is_some() && status.goal.clues != crate::plan::CLUES {
         anyhow::bail!(
             "--known lists 17s; this campaign searches for {}",
@@ -493,6 +535,17 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
     let ed = Ed::new();
     let merged = campaign::flags::merge_flags(&args.dir, status, &ed, args.partial)?;
     let dir = &args.output;
+    // Refused before anything is written: a flag file of this merge that
+    // exists, without --force.
+    if !args.force
+        && let Some(old) = merged
+            .slices
+            .iter()
+            .map(|slice| dir.join(flags::file_name(slice.header.slice as usize)))
+            .find(|path| path.exists())
+    {
+        anyhow::bail!("{} already exists; pass --force to overwrite it", old.display());
+    }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
     let what = goal_description(&status.goal);
     let mut lower_bound = false;

@@ -19,7 +19,7 @@ use crate::ed::{Choices, Ed, Entry, SliceCount, Visit, choice_name};
 use crate::grid::{Grid, Puzzle};
 
 use super::common::init_threads;
-use super::input::{BadLines, LineSource, is_skippable_bytes};
+use super::input::{BadLines, LineSource, is_skippable_bytes, no_items};
 use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
@@ -98,7 +98,7 @@ pub(super) fn parse_slices(text: &str) -> Result<Range<u64>, String> {
         range.end
     };
     if end > BANDS as u64 || range.start > end {
-        return Err(format!("slices are 0..{BANDS}, got {text}"));
+        return Err(format!("slices are 0 to {}, got {text}", BANDS - 1));
     }
     Ok(range.start..end)
 }
@@ -124,7 +124,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         let bar = spinner(quiet, "entries");
         let count = count_slice(&ed, k, range, &bar);
         bar.finish_and_clear();
-        println!("{}", counts::line(k, &count));
+        // Through a locked writer: a closed stdout ends the run quietly.
+        writeln!(std::io::stdout().lock(), "{}", counts::line(k, &count))?;
         if !quiet {
             eprintln!(
                 "s17 enumerate: slice {k}: {} entries, {} ED grids in {:.1} s",
@@ -393,6 +394,9 @@ fn which(ed: &Ed, path: &Path) -> Outcome {
             Ok(p) => items.push((number, p)),
             Err(e) => bad.report(format_args!("{name}: line {number}: {e}")),
         }
+    }
+    if items.is_empty() && bad.count() == 0 {
+        return Err(no_items("grid or puzzle", &name));
     }
     let placed: Vec<Result<Vec<Visit>, String>> = items
         .par_iter()

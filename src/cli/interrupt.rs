@@ -78,6 +78,24 @@ pub fn install(stop: Stop, quiet: bool) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))
 }
 
+/// Installs the handler of a command that stops at once at the first
+/// signal (`search`, whose grids are not checkpointed, and `campaign
+/// run`, whose unit is, entry by entry): the bar cleared, one line
+/// `s17 COMMAND: interrupted: LINE` (what was done and how to go on, from
+/// `line` at that moment), exit [`EXIT_CODE`].
+pub fn install_at_once(
+    command: &'static str,
+    line: impl Fn() -> String + Send + 'static,
+) -> anyhow::Result<()> {
+    ctrlc::set_handler(move || {
+        with_bar_cleared(true, || {
+            eprintln!("s17 {command}: interrupted: {}", line());
+        });
+        std::process::exit(i32::from(EXIT_CODE));
+    })
+    .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))
+}
+
 /// Runs `print` with the progress bar (if one is shown) cleared, then
 /// draws it again unless `finish`.
 fn with_bar_cleared(finish: bool, print: impl FnOnce()) {

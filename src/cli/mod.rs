@@ -32,6 +32,7 @@ mod exhaust;
 mod generate;
 mod input;
 mod interrupt;
+mod resumable;
 mod scan;
 mod search;
 mod solve;
@@ -87,11 +88,20 @@ enum Command {
 /// input was bad (exit 1, the run went on), `Err` the run failed.
 pub type Outcome = anyhow::Result<bool>;
 
+/// A usage error found after parsing (a value out of range for the data
+/// it names, an output that is one of the run's inputs): exit 2, as
+/// clap's own.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Usage(pub String);
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     // Parsed through the matches, which name the subcommand for errors.
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = Cli::command()
+        .try_get_matches()
+        .unwrap_or_else(|e| usage_exit(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_exit(e));
     let name = matches.subcommand_name().unwrap_or_default();
     init_tracing(cli.verbose, cli.quiet);
     let result = match cli.command {
@@ -118,6 +128,10 @@ pub fn main() -> ExitCode {
             eprintln!("s17 {name}: {err}");
             ExitCode::from(interrupt::EXIT_CODE)
         }
+        Err(err) if err.chain().any(|cause| cause.is::<Usage>()) => {
+            eprintln!("s17 {name}: error: {err:#}");
+            ExitCode::from(2)
+        }
         Err(err) => {
             // Named like the subcommand's own messages (`s17 scan: FILE:
             // line N: ...`), so a log of several runs says which failed.
@@ -125,6 +139,54 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Ends the run on a clap error: help and version as clap prints them;
+/// a usage error prefixed like every other message (`s17 search: error:
+/// ...`, the subcommand found in the arguments), its ranges in the
+/// user's words, exit 2.
+fn usage_exit(err: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        err.exit();
+    }
+    let command = Cli::command();
+    let name = std::env::args()
+        .skip(1)
+        .find(|a| command.get_subcommands().any(|s| s.get_name() == a));
+    let prefix = match name {
+        Some(name) => format!("s17 {name}: "),
+        None => "s17: ".to_string(),
+    };
+    let text = in_user_words(&err.render().to_string());
+    eprint!("{prefix}{text}");
+    std::process::exit(2)
+}
+
+/// clap's range `A..=B` after "is not in " as "the range A to B".
+fn in_user_words(text: &str) -> String {
+    const MARK: &str = " is not in ";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(MARK) {
+        let (head, tail) = rest.split_at(at + MARK.len());
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '=' | '-')))
+            .unwrap_or(tail.len());
+        match tail[..end].split_once("..=") {
+            Some((a, b)) => out.push_str(&format!("the range {a} to {b}")),
+            None => out.push_str(&tail[..end]),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn init_tracing(verbose: u8, quiet: bool) {
@@ -157,4 +219,18 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ranges_are_in_the_user_s_words() {
+        assert_eq!(
+            super::in_user_words(
+                "error: invalid value '5000' for '--chunk <N>': 5000 is not in 16..=4096\n"
+            ),
+            "error: invalid value '5000' for '--chunk <N>': 5000 is not in the range 16 to 4096\n"
+        );
+        assert_eq!(super::in_user_words("a is not in b"), "a is not in b");
+    }
 }

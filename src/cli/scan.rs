@@ -1,7 +1,8 @@
 //! `s17 scan`: every grid of a grid file, in parallel, results streamed to
 //! a resumable output file (see `crate::output` for the file design).
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -9,24 +10,25 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::known::{KnownSet, describe};
-use crate::output::{OutputError, ResultFiles, checkpoint_header};
+use crate::output::{OutputError, checkpoint_header};
 use crate::scan::{GridFile, Part, Totals, scan};
 use crate::search::{Goal, Searcher};
 
 use super::common::{
-    GoalArgs, SearchArgs, counted, load_tables, open_mode, progress_bar, report_new,
-    warn_untracked_new,
+    GoalArgs, SearchArgs, counted, load_tables, open_mode, report_new, table_path,
 };
 use super::input::{BadLines, no_items};
+use super::resumable::Resumable;
 use super::search::format_stats;
 use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Grid file: one 81-digit solution grid per line; blank lines and
-    /// lines starting with '#' are skipped.
+    /// lines starting with '#' are skipped. `-` or none: standard input
+    /// (read whole; a resume needs the same input).
     #[arg(value_name = "GRID_FILE")]
-    pub grids: PathBuf,
+    pub grids: Option<PathBuf>,
     /// Output file: one line `LINE<TAB>PUZZLE` per puzzle found, LINE being
     /// the grid's line number in the grid file. Its checkpoint is
     /// `FILE.done`, whose header names the grid file, the part and the
@@ -71,122 +73,69 @@ const STOP: interrupt::Stop = interrupt::Stop {
     what: "results",
 };
 
+/// What a scan reads before it writes: its part of the grid file and
+/// the known list, with their bad lines counted.
+struct Input {
+    grid_file: GridFile,
+    known: Option<Arc<KnownSet>>,
+    /// Bad lines of the grid file's part, of the known list.
+    bad: u64,
+    bad_known: u64,
+}
+
 /// Scans the grid file; exit 1 if a line was bad.
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let config = args.search.start(args.threads)?;
-    let span = tracing::info_span!("scan", grids = %args.grids.display(), part = %args.part);
+    let grids = args.grids.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let run = Resumable {
+        stop: STOP,
+        output: &args.output,
+        quiet,
+    };
+    check_paths(&args, &grids, &run)?;
+    let span = tracing::info_span!("scan", grids = %grids.display(), part = %args.part);
     let _enter = span.enter();
-    let name = args.grids.display().to_string();
-    let grid_file = GridFile::read(&args.grids, args.part).context("cannot read the catalogue")?;
-    if grid_file.total_entries == 0 {
-        return Err(no_items("grid", &name));
-    }
-    let mut bad = BadLines::new("scan");
-    for (line, err) in grid_file.bad_lines() {
-        bad.report(format_args!("{name}: line {line}: {err}"));
-        if args.strict {
-            eprintln!("s17 scan: stopped at the first bad line (--strict)");
-            return Ok(false);
-        }
-    }
-    bad.finish();
-    let bad = bad.count();
-    let mut bad_known = 0;
-    let known = match &args.known {
-        None => None,
-        Some(path) => {
-            let (set, bad_lines) = KnownSet::read(path)?;
-            // Apart from the grid file's: the known list is not scanned.
-            let mut bad = BadLines::new("scan");
-            for (line, err) in &bad_lines {
-                bad.report(format_args!("{}: {}", path.display(), describe(*line, err)));
-            }
-            bad.finish();
-            bad_known = bad.count();
-            if bad_known > 0 {
-                eprintln!(
-                    "s17 scan: {bad_known} bad lines in the known list {} (--known): those \
-                     puzzles count as not known",
-                    path.display()
-                );
-            }
-            if args.strict && bad_known > 0 {
-                eprintln!("s17 scan: stopped at the first bad line (--strict)");
-                return Ok(false);
-            }
-            Some(Arc::new(set))
-        }
+    let Some(input) = read_input(&args, &grids)? else {
+        return Ok(false);
     };
     // The tables before the output: a run that cannot search leaves no
     // file behind.
     let (band_catalogue, tables) = load_tables(&args.search.tables, quiet)?;
-    let mode = open_mode(args.resume, args.force);
     let goal = args.goal.goal();
-    let what = format!("{}s", goal.clues);
-    let header = checkpoint_header(
-        "scan",
-        grid_file.fingerprint,
-        &header_detail(args.part, goal),
-    );
-    let (mut files, state) =
-        ResultFiles::open(&args.output, &header, mode).map_err(|e| other_goal(e, goal))?;
-    let new_before = match &known {
-        Some(set) => files.track_new(Arc::clone(set), &state.found)?,
-        None => {
-            warn_untracked_new("scan", &files, quiet);
-            0
-        }
-    };
-    let todo: Vec<_> = grid_file
+    let what = goal.clues.to_string();
+    let detail = header_detail(args.part, goal);
+    let header = checkpoint_header("scan", input.grid_file.fingerprint, &detail);
+    let mode = open_mode(args.resume, args.force);
+    let mut opened = run
+        .open(&header, mode, input.known.as_ref())
+        .map_err(|e| other_goal(e, goal))?;
+    let state = &opened.state;
+    let todo: Vec<_> = input
+        .grid_file
         .grids()
         .filter(|(line, _)| !state.done.contains(line))
         .collect();
-    if args.resume && !quiet {
-        let r = &state.repair;
-        eprintln!(
-            "s17 scan: resuming {}: {} grids done ({} {what} kept), {} to go; dropped {} lines of unfinished grids{}{}",
-            args.output.display(),
-            r.kept_grids,
-            r.kept_lines,
-            todo.len(),
-            r.dropped_lines,
-            if r.partial_output {
-                ", a partial last line"
-            } else {
-                ""
-            },
-            if r.dropped_entries > 0 {
-                format!(", {} checkpoint entries", r.dropped_entries)
-            } else {
-                String::new()
-            },
-        );
+    if args.resume {
+        run.say_resuming(state, todo.len(), &what);
     }
-    tracing::info!(
-        entries = grid_file.entries.len(),
-        done = state.done.len(),
-        todo = todo.len(),
-        "catalogue read"
-    );
-
+    let (before, found_before) = (state.done.len(), state.found.len());
+    tracing::info!(done = before, todo = todo.len(), "checkpoint read");
     // The last grids' rows may use the threads that run out of grids.
     let searcher = Searcher::new(&band_catalogue, &tables, config)
         .with_goal(goal)
         .with_split_rows_after(todo.len());
-    interrupt::install(STOP, quiet)?;
-    let bar = progress_bar(todo.len() as u64, quiet, "grids", &format!("0 {what}"));
-    interrupt::show_on(&bar);
+    let bar = run.start(todo.len(), &format!("0 {what}s"))?;
     let found = AtomicU64::new(0);
     let start = Instant::now();
     let totals = scan(
         &todo,
-        Some(&mut files),
+        Some(&mut opened.files),
         Some(interrupt::flag()),
         |grid| searcher.search(grid),
         |_, result| {
             let n = found.fetch_add(result.puzzles.len() as u64, Ordering::Relaxed)
                 + result.puzzles.len() as u64;
-            bar.set_message(format!("{n} {what}"));
+            bar.set_message(counted(n, &what));
             bar.inc(1);
         },
     )
@@ -196,34 +145,110 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             args.output.display()
         )
     })?;
-    interrupt::check(
-        STOP,
-        state.done.len(),
-        totals.grids,
-        todo.len(),
-        &args.output,
-    )?;
-    bar.finish_and_clear();
+    run.end(&bar, before, totals.grids, todo.len())?;
     if !quiet {
-        summary(
-            "scan",
-            &goal.clues.to_string(),
-            &totals,
-            bad,
-            start.elapsed(),
-        );
-        if !state.done.is_empty() {
+        summary("scan", &what, &totals, input.bad, start.elapsed());
+        if before > 0 {
             eprintln!(
-                "s17 scan: {} grids with {} {what} were done before this run",
-                state.done.len(),
-                state.found.len()
+                "s17 scan: {} with {} were done before this run",
+                counted(before as u64, "grid"),
+                counted(found_before as u64, &what)
             );
         }
         if let Some(path) = &args.known {
-            report_new("scan", path, &files, new_before);
+            report_new("scan", path, &opened.files, opened.new_before);
         }
     }
-    Ok(bad == 0 && bad_known == 0)
+    Ok(input.bad == 0 && input.bad_known == 0)
+}
+
+/// Before anything is read or written: the output's directory exists and
+/// the output is none of the scan's inputs.
+fn check_paths(args: &Args, grids: &Path, run: &Resumable) -> anyhow::Result<()> {
+    let tables_path = table_path(args.search.tables.tables.as_deref())?;
+    let mut inputs = vec![("grid file", grids), ("band table file", &tables_path)];
+    if let Some(known) = &args.known {
+        inputs.push(("known list", known));
+    }
+    run.check(&inputs)
+}
+
+/// The grid file (`-`: standard input) of the part and the known list,
+/// their bad lines reported; `None` when `--strict` stops at one. An
+/// input with no grid to search is an error: nothing is written.
+fn read_input(args: &Args, grids: &Path) -> anyhow::Result<Option<Input>> {
+    let (name, grid_file) = if grids == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read the grid file <stdin>")?;
+        (
+            "<stdin>".to_string(),
+            GridFile::from_bytes(&bytes, args.part),
+        )
+    } else {
+        let name = grids.display().to_string();
+        let file = GridFile::read(grids, args.part).context("cannot read the grid file")?;
+        (name, file)
+    };
+    if grid_file.total_entries == 0 {
+        return Err(no_items("grid", &name));
+    }
+    let mut bad = BadLines::new("scan");
+    for (line, err) in grid_file.bad_lines() {
+        bad.report(format_args!("{name}: line {line}: {err}"));
+        if args.strict {
+            eprintln!("s17 scan: stopped at the first bad line (--strict)");
+            return Ok(None);
+        }
+    }
+    bad.finish();
+    tracing::info!(entries = grid_file.entries.len(), "grid file read");
+    if grid_file.grids().next().is_none() {
+        let part = if args.part == Part::WHOLE {
+            String::new()
+        } else {
+            format!(" (part {})", args.part)
+        };
+        anyhow::bail!(
+            "no valid grid in {name}{part} ({}): nothing to search, so no output written (fix \
+             the bad lines and run the same command)",
+            counted(bad.count(), "bad line")
+        );
+    }
+    let Some(path) = &args.known else {
+        return Ok(Some(Input {
+            grid_file,
+            known: None,
+            bad: bad.count(),
+            bad_known: 0,
+        }));
+    };
+    let (set, bad_lines) = KnownSet::read(path)?;
+    // Apart from the grid file's: the known list is not scanned.
+    let mut bad_known = BadLines::new("scan");
+    for (line, err) in &bad_lines {
+        bad_known.report(format_args!("{}: {}", path.display(), describe(*line, err)));
+    }
+    bad_known.finish();
+    let bad_known = bad_known.count();
+    if bad_known > 0 {
+        eprintln!(
+            "s17 scan: {} in the known list {} (--known): those puzzles count as not known",
+            counted(bad_known, "bad line"),
+            path.display()
+        );
+        if args.strict {
+            eprintln!("s17 scan: stopped at the first bad line (--strict)");
+            return Ok(None);
+        }
+    }
+    Ok(Some(Input {
+        grid_file,
+        known: Some(Arc::new(set)),
+        bad: bad.count(),
+        bad_known,
+    }))
 }
 
 /// The checkpoint header's detail of a scan of `part` for `goal`: `slice=`
@@ -275,8 +300,8 @@ fn goal_flags(goal: Goal) -> String {
 
 /// A resume refused because the checkpoint was written for another goal
 /// says so; any other error is passed on.
-fn other_goal(err: OutputError, goal: Goal) -> anyhow::Error {
-    if let OutputError::Mismatch { path, found, .. } = &err {
+fn other_goal(err: anyhow::Error, goal: Goal) -> anyhow::Error {
+    if let Some(OutputError::Mismatch { path, found, .. }) = err.downcast_ref() {
         let theirs = header_goal(found);
         if theirs != goal {
             return anyhow::anyhow!(
@@ -288,7 +313,7 @@ fn other_goal(err: OutputError, goal: Goal) -> anyhow::Error {
             );
         }
     }
-    err.into()
+    err
 }
 
 /// The end-of-run summary on stderr (no rates or stages when no grid was

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 use rayon::prelude::*;
@@ -12,9 +13,9 @@ use rayon::prelude::*;
 use crate::grid::Grid;
 use crate::search::{GridResult, Searcher, Stats};
 
-use super::Outcome;
-use super::common::{GoalArgs, SearchArgs, load_tables};
-use super::input::{BadLines, LineSource, is_skippable};
+use super::common::{GoalArgs, SearchArgs, counted, load_tables};
+use super::input::{BadLines, LineSource, is_skippable, no_items};
+use super::{Outcome, interrupt};
 
 /// Results waiting to be printed in input order: the next position to print,
 /// and finished (position → (index, result)) entries.
@@ -82,6 +83,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             }
         }
         bad.finish();
+        if index == args.grids.len() && bad.count() == 0 && args.grids.is_empty() {
+            return Err(no_items("grid", &name));
+        }
         good &= bad.count() == 0;
     }
     if grids.is_empty() {
@@ -101,6 +105,20 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         eprintln!("kernels: {}", crate::bits::kernel_forms());
     }
     let several = grids.len() > 1 || input.is_some();
+    // Ctrl-C stops at once (nothing is checkpointed), saying how far the
+    // printed results go.
+    let printed = Arc::new(AtomicUsize::new(0));
+    let total = grids.len();
+    let watched = Arc::clone(&printed);
+    interrupt::install_at_once("search", move || {
+        let done = watched.load(Ordering::SeqCst);
+        format!(
+            "{done} of {} searched and printed; the others were stopped (a grid's search \
+             does not resume: search them again)",
+            counted(total as u64, "grid")
+        )
+    })?;
+    let goal = args.goal.goal();
     // Results are printed in input order as soon as all earlier grids are done.
     // The first error (corrupt band tables, or stdout failing) stops the run.
     let pending: Mutex<Pending> = Mutex::new((0, BTreeMap::new()));
@@ -117,6 +135,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 guard.0 += 1;
                 print_result(&mut out, index, &result, several, args.stats)
                     .context("cannot write the results")?;
+                // `--first` answers "is there one?" for each grid.
+                if goal.first && result.puzzles.is_empty() && !quiet {
+                    eprintln!("s17 search: no {} in grid {index}", goal.clues);
+                }
+                printed.store(guard.0, Ordering::SeqCst);
             }
             Ok(())
         },

@@ -4,9 +4,11 @@
 //! orientation) is searched; the 17s found must include every known one.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
+use std::fs::File;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -16,20 +18,21 @@ use crate::canon::Transform;
 use crate::grid::{Grid, Puzzle};
 use crate::known::{KnownIndex, KnownPuzzle, check_line, describe};
 use crate::output::{Fingerprint, OpenMode, ResultFiles, checkpoint_header};
-use crate::scan::scan;
+use crate::scan::{Totals, scan};
 use crate::search::Searcher;
 use crate::solver::count_solutions;
 
-use super::common::{SearchArgs, load_tables};
-use super::common::{counted, progress_bar};
+use super::common::{SearchArgs, counted, load_tables, progress_bar, table_path};
 use super::input::{BadLines, is_skippable, no_items};
+use super::resumable::Resumable;
 use super::scan::summary;
 use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The known 17s, one 81-character puzzle per line.
-    pub known: PathBuf,
+    /// The known 17s, one 81-character puzzle per line (`-` or none:
+    /// standard input).
+    pub known: Option<PathBuf>,
     /// Search only N grids drawn at random, each in a random orientation.
     #[arg(long, value_name = "N")]
     pub sample: Option<usize>,
@@ -42,6 +45,14 @@ pub struct Args {
     /// all runs.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+    /// With --checkpoint: go on from FILE (what a rerun does anyway; a new
+    /// run if FILE does not exist).
+    #[arg(long, requires = "checkpoint", conflicts_with = "force")]
+    pub resume: bool,
+    /// With --checkpoint: start over, replacing FILE, FILE.done and
+    /// FILE.times.
+    #[arg(long, requires = "checkpoint")]
+    pub force: bool,
     /// Worker threads (0 = all cores); grids are searched in parallel.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -73,16 +84,125 @@ struct Report {
     earlier_times: usize,
 }
 
+/// The list read and checked.
+struct List {
+    name: String,
+    fingerprint: u64,
+    good: Vec<KnownPuzzle>,
+    /// Its bad lines.
+    bad: u64,
+}
+
+/// The checkpoint opened: the 17s of the grids done before (each grid
+/// done, with or without 17s) and their times, and the files to go on.
+#[derive(Default)]
+struct Resumed {
+    files: Option<ResultFiles>,
+    previous: BTreeMap<usize, Vec<Puzzle>>,
+    earlier_times: Vec<(f64, usize)>,
+    times_file: Option<Mutex<File>>,
+}
+
 /// Prints `missed`, `new` and `invalid` lines (stdout) as grids finish, and
 /// a summary (stderr); exit 1 if a known 17 was missed, a 17 found is not
 /// valid, or a line of the list was bad.
 pub fn run(args: Args, quiet: bool) -> Outcome {
     let config = args.search.start(args.threads)?;
-    let name = args.known.display().to_string();
-    let span = tracing::info_span!("validate", known = %name);
+    let known = args.known.clone().unwrap_or_else(|| PathBuf::from("-"));
+    if let Some(path) = &args.checkpoint {
+        let tables_path = table_path(args.search.tables.tables.as_deref())?;
+        checkpoint_run(path, quiet)
+            .check(&[("known list", &known), ("band table file", &tables_path)])?;
+        super::resumable::refuse_output_as_input(&times_path(path), &[("known list", &known)])?;
+    }
+    let span = tracing::info_span!("validate", known = %known.display());
     let _enter = span.enter();
     let start = Instant::now();
-    let bytes = std::fs::read(&args.known).with_context(|| format!("cannot read {name}"))?;
+    let list = read_list(&known)?;
+    let index = KnownIndex::new(&list.good);
+    let grids = choose_grids(&index, args.sample, args.seed);
+    let name = &list.name;
+    if let Some(n) = args.sample.filter(|&n| n > index.grids()) {
+        eprintln!(
+            "s17 validate: warning: --sample {n} is more than the {} of {name}: \
+             the whole list is searched (in random orientations)",
+            counted(index.grids() as u64, "grid")
+        );
+    }
+    if !quiet {
+        eprintln!(
+            "s17 validate: {} ({}) on {}, checked in {:.1} s; searching {}{}",
+            counted(list.good.len() as u64, "puzzle"),
+            counted(list.bad, "bad line"),
+            counted(index.grids() as u64, "grid"),
+            start.elapsed().as_secs_f64(),
+            counted(grids.len() as u64, "grid"),
+            match args.sample {
+                Some(_) => format!(" (sample, seed {}, random orientations)", args.seed),
+                None => String::new(),
+            }
+        );
+    }
+    // The tables before the checkpoint: a run that cannot search leaves
+    // no file behind.
+    let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
+    let mut resumed = match &args.checkpoint {
+        Some(path) => open_checkpoint(&args, path, list.fingerprint, &grids, quiet)?,
+        None => Resumed::default(),
+    };
+    let todo: Vec<(usize, Grid)> = grids
+        .iter()
+        .filter(|(i, _)| !resumed.previous.contains_key(i))
+        .copied()
+        .collect();
+    let report = Mutex::new(Report {
+        earlier_times: resumed.earlier_times.len(),
+        times: std::mem::take(&mut resumed.earlier_times),
+        ..Report::default()
+    });
+    let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(todo.len());
+    let search_start = Instant::now();
+    let totals = search_grids(
+        &args,
+        &grids,
+        &index,
+        &todo,
+        &mut resumed,
+        &report,
+        |g| searcher.search(g),
+        quiet,
+    )?;
+    let report = report.into_inner().expect("no panic");
+    if !quiet {
+        summary("validate", "17", &totals, list.bad, search_start.elapsed());
+        final_report(&report, &grids);
+    }
+    Ok(list.bad == 0 && report.missed == 0 && report.invalid == 0)
+}
+
+/// A validation with a checkpoint as a resumable run.
+fn checkpoint_run(path: &Path, quiet: bool) -> Resumable<'_> {
+    Resumable {
+        stop: STOP,
+        output: path,
+        quiet,
+    }
+}
+
+/// The list at `path` (`-`: standard input), each line checked; its bad
+/// lines reported. An empty list is an error.
+fn read_list(path: &Path) -> anyhow::Result<List> {
+    let (name, bytes) = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read <stdin>")?;
+        ("<stdin>".to_string(), bytes)
+    } else {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).with_context(|| format!("cannot read {name}"))?;
+        (name, bytes)
+    };
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(&bytes);
     let text = String::from_utf8_lossy(crate::grid::without_bom(&bytes));
@@ -112,74 +232,86 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         }
     }
     bad.finish();
-    let bad = bad.count();
-    let index = KnownIndex::new(&good);
-    let grids = choose_grids(&index, args.sample, args.seed);
-    if let Some(n) = args.sample.filter(|&n| n > index.grids()) {
-        eprintln!(
-            "s17 validate: warning: --sample {n} is more than the {} of {name}: \
-             the whole list is searched (in random orientations)",
-            counted(index.grids() as u64, "grid")
-        );
-    }
-    if !quiet {
-        eprintln!(
-            "s17 validate: {} ({}) on {}, checked in {:.1} s; searching {}{}",
-            counted(good.len() as u64, "puzzle"),
-            counted(bad, "bad line"),
-            counted(index.grids() as u64, "grid"),
-            start.elapsed().as_secs_f64(),
-            counted(grids.len() as u64, "grid"),
-            match args.sample {
-                Some(_) => format!(" (sample, seed {}, random orientations)", args.seed),
-                None => String::new(),
-            }
-        );
-    }
+    Ok(List {
+        name,
+        fingerprint: fingerprint.finish(),
+        good,
+        bad: bad.count(),
+    })
+}
 
-    // The tables before the checkpoint: a run that cannot search leaves
-    // no file behind.
-    let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
-    let mut files = None;
-    let (mut earlier_times, mut times_file) = (Vec::new(), None);
+/// Opens the checkpoint at `path` for the list of `fingerprint` (resumed
+/// unless `--force`): the grids done before, their 17s and times, and
+/// the times file to append to.
+fn open_checkpoint(
+    args: &Args,
+    path: &Path,
+    fingerprint: u64,
+    grids: &[(usize, Grid)],
+    quiet: bool,
+) -> anyhow::Result<Resumed> {
+    let detail = format!("sample={:?} seed={}", args.sample, args.seed);
+    let header = checkpoint_header("validate", fingerprint, &detail);
+    let mode = if args.force {
+        OpenMode::Overwrite
+    } else {
+        OpenMode::Resume
+    };
+    let opened = checkpoint_run(path, quiet).open(&header, mode, None)?;
+    let state = opened.state;
     let mut previous: BTreeMap<usize, Vec<Puzzle>> = BTreeMap::new();
-    let mut todo = grids.clone();
-    if let Some(path) = &args.checkpoint {
-        let detail = format!("sample={:?} seed={}", args.sample, args.seed);
-        let header = checkpoint_header("validate", fingerprint.finish(), &detail);
-        let (f, state) = ResultFiles::open(path, &header, OpenMode::Resume)?;
-        for (i, p) in state.found {
-            previous.entry(i).or_default().push(p);
-        }
-        todo.retain(|(i, _)| !state.done.contains(i));
-        if !quiet && !state.done.is_empty() {
-            eprintln!(
-                "s17 validate: {} grids done before, {} to go",
-                state.done.len(),
-                todo.len()
-            );
-        }
-        for &i in &state.done {
-            previous.entry(i).or_default();
-        }
-        let path = times_path(path);
-        earlier_times = read_times(&path, &state.done)?;
-        times_file = Some(Mutex::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&path)
-                .with_context(|| format!("cannot open {}", path.display()))?,
-        ));
-        files = Some(f);
+    for &i in &state.done {
+        previous.entry(i).or_default();
     }
+    for (i, p) in state.found {
+        previous.entry(i).or_default().push(p);
+    }
+    if !quiet && !state.done.is_empty() {
+        eprintln!(
+            "s17 validate: {} done before, {} to go",
+            counted(state.done.len() as u64, "grid"),
+            grids.len() - state.done.len()
+        );
+    }
+    let times = times_path(path);
+    if args.force {
+        match std::fs::remove_file(&times) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("cannot remove {}", times.display()));
+            }
+            _ => {}
+        }
+    }
+    let earlier_times = read_times(&times, &state.done)?;
+    let times_file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&times)
+        .with_context(|| format!("cannot open {}", times.display()))?;
+    Ok(Resumed {
+        files: Some(opened.files),
+        previous,
+        earlier_times,
+        times_file: Some(Mutex::new(times_file)),
+    })
+}
 
-    let report = Mutex::new(Report {
-        earlier_times: earlier_times.len(),
-        times: earlier_times,
-        ..Report::default()
-    });
-    let times_failed = std::sync::atomic::AtomicBool::new(false);
+/// Compares the grids done before with the list, then searches `todo`
+/// (Ctrl-C stops it when there is a checkpoint to go on from), comparing
+/// each grid as it ends and keeping its time.
+#[allow(clippy::too_many_arguments)]
+fn search_grids(
+    args: &Args,
+    grids: &[(usize, Grid)],
+    index: &KnownIndex,
+    todo: &[(usize, Grid)],
+    resumed: &mut Resumed,
+    report: &Mutex<Report>,
+    search: impl Fn(&Grid) -> Result<crate::search::GridResult, crate::tables::TableError> + Sync,
+    quiet: bool,
+) -> anyhow::Result<Totals> {
+    let times_failed = AtomicBool::new(false);
+    let times_file = &resumed.times_file;
     let check = |position: usize, found: &[Puzzle], elapsed: Option<Duration>| {
         let grid = grids[position - 1].1;
         let lines = compare(
@@ -201,12 +333,10 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 .push((t.as_secs_f64(), position));
             // After the grid's checkpoint line: a kill loses at most the
             // time of a grid kept as finished.
-            if let Some(file) = &times_file {
+            if let Some(file) = times_file {
                 let line = format!("{position}\t{:.6}\n", t.as_secs_f64());
                 let written = file.lock().expect("no panic").write_all(line.as_bytes());
-                if written.is_err()
-                    && !times_failed.swap(true, std::sync::atomic::Ordering::Relaxed)
-                {
+                if written.is_err() && !times_failed.swap(true, Ordering::Relaxed) {
                     eprintln!(
                         "s17 validate: cannot write the search times ({written:?}); the 17s are kept"
                     );
@@ -214,68 +344,69 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             }
         }
     };
-    for (position, found) in &previous {
+    for (position, found) in &resumed.previous {
         check(*position, found, None);
     }
-    // The last grids' rows may use the threads that run out of grids.
-    let searcher = Searcher::new(&catalogue, &tables, config).with_split_rows_after(todo.len());
-    // Ctrl-C stops a run only when there is a checkpoint to go on from.
-    if args.checkpoint.is_some() {
-        interrupt::install(STOP, quiet)?;
-    }
-    let bar = progress_bar(todo.len() as u64, quiet, "grids", "0 17s");
-    interrupt::show_on(&bar);
-    let search_start = Instant::now();
+    let run = args
+        .checkpoint
+        .as_deref()
+        .map(|path| checkpoint_run(path, quiet));
+    let bar = match &run {
+        Some(run) => run.start(todo.len(), "0 17s")?,
+        None => progress_bar(todo.len() as u64, quiet, "grids", "0 17s"),
+    };
     let totals = scan(
-        &todo,
-        files.as_mut(),
+        todo,
+        resumed.files.as_mut(),
         Some(interrupt::flag()),
-        |grid| searcher.search(grid),
+        search,
         |position, result| {
             check(position, &result.puzzles, Some(result.cpu_time));
-            bar.set_message(format!("{} 17s", report.lock().expect("no panic").found));
+            let found = report.lock().expect("no panic").found as u64;
+            bar.set_message(counted(found, "17"));
             bar.inc(1);
         },
     )?;
-    if let Some(path) = &args.checkpoint {
-        let before = grids.len() - todo.len();
-        interrupt::check(STOP, before, totals.grids, todo.len(), path)?;
+    match &run {
+        Some(run) => run.end(&bar, grids.len() - todo.len(), totals.grids, todo.len())?,
+        None => bar.finish_and_clear(),
     }
-    bar.finish_and_clear();
-    let report = report.into_inner().expect("no panic");
-    if !quiet {
-        summary("validate", "17", &totals, bad, search_start.elapsed());
+    Ok(totals)
+}
+
+/// The lines after the summary: the comparison with the list, and the
+/// CPU time per grid (the slowest grids when earlier runs timed some).
+fn final_report(report: &Report, grids: &[(usize, Grid)]) {
+    eprintln!(
+        "s17 validate: {} known 17s expected, {} found, {} missed, {} new, {} invalid",
+        report.expected, report.found, report.missed, report.new, report.invalid
+    );
+    let mut times = report.times.clone();
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let Some(&(max, at)) = times.last() else {
+        return;
+    };
+    let total: f64 = times.iter().map(|t| t.0).sum();
+    let mean = total / times.len() as f64;
+    eprintln!(
+        "s17 validate: CPU time per grid: mean {mean:.3} s, median {:.3} s, max {max:.3} s ({})",
+        times[times.len() / 2].0,
+        grids[at - 1].1
+    );
+    if report.earlier_times > 0 {
         eprintln!(
-            "s17 validate: {} known 17s expected, {} found, {} missed, {} new, {} invalid",
-            report.expected, report.found, report.missed, report.new, report.invalid
+            "s17 validate: {} timed ({} in earlier runs), {:.2} CPU hours of search in all; slowest:",
+            counted(times.len() as u64, "grid"),
+            report.earlier_times,
+            total / 3600.0
         );
-        let mut times = report.times.clone();
-        times.sort_by(|a, b| a.0.total_cmp(&b.0));
-        if let Some(&(max, at)) = times.last() {
-            let total: f64 = times.iter().map(|t| t.0).sum();
-            let mean = total / times.len() as f64;
+        for &(secs, at) in times.iter().rev().take(5) {
             eprintln!(
-                "s17 validate: CPU time per grid: mean {mean:.3} s, median {:.3} s, max {max:.3} s ({})",
-                times[times.len() / 2].0,
+                "s17 validate:   {secs:.3} s\tgrid {at}\t{}",
                 grids[at - 1].1
             );
-            if report.earlier_times > 0 {
-                eprintln!(
-                    "s17 validate: {} grids timed ({} in earlier runs), {:.2} CPU hours of search in all; slowest:",
-                    times.len(),
-                    report.earlier_times,
-                    total / 3600.0
-                );
-                for &(secs, at) in times.iter().rev().take(5) {
-                    eprintln!(
-                        "s17 validate:   {secs:.3} s\tgrid {at}\t{}",
-                        grids[at - 1].1
-                    );
-                }
-            }
         }
     }
-    Ok(bad == 0 && report.missed == 0 && report.invalid == 0)
 }
 
 /// The file of search times beside checkpoint `FILE`: `FILE.times`, one

@@ -1,0 +1,185 @@
+//! What the resumable drivers (`scan`, `exhaust`, `validate --checkpoint`,
+//! `campaign`'s units through `exhaust`'s files) share around their
+//! search: an output that is none of the run's inputs, the result files
+//! opened (created, overwritten or resumed), `FILE.new` for a known list,
+//! the line of a resume, Ctrl-C and the progress bar, and the end of an
+//! interrupted run. Each driver then does only its own search.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use indicatif::ProgressBar;
+
+use crate::known::KnownSet;
+use crate::output::{OpenMode, Reconciled, ResultFiles, checkpoint_path, new_path};
+
+use super::common::{counted, progress_bar, warn_untracked_new};
+use super::{Usage, interrupt};
+
+/// A resumable run's output and how it stops.
+pub struct Resumable<'a> {
+    pub stop: interrupt::Stop,
+    pub output: &'a Path,
+    pub quiet: bool,
+}
+
+/// The result files of a run, open.
+pub struct Opened {
+    pub files: ResultFiles,
+    pub state: Reconciled,
+    /// Lines of `FILE.new` when opened (0 without a known list).
+    pub new_before: u64,
+}
+
+/// True when `a` and `b` are one existing file, through whatever paths or
+/// links (same device and inode on Unix; the same canonical path
+/// elsewhere).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        x.dev() == y.dev() && x.ino() == y.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (x, y);
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(p), Ok(q)) if p == q)
+    }
+}
+
+/// Refuses an output in a directory that does not exist, naming the
+/// directory (as `tables build` does).
+pub fn check_output_dir(output: &Path) -> anyhow::Result<()> {
+    let dir = output.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+        anyhow::bail!(
+            "cannot write {}: no directory {} (make it first, or give a file in an existing \
+             directory)",
+            output.display(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// Refuses (a usage error, exit 2) a run whose output or one of its side
+/// files (`FILE.done`, `FILE.new`) is one of its `inputs` (what each is,
+/// and its path): it would overwrite or append to its own input. Called
+/// before anything is written.
+pub fn refuse_output_as_input(output: &Path, inputs: &[(&str, &Path)]) -> anyhow::Result<()> {
+    let written = [
+        output.to_path_buf(),
+        checkpoint_path(output),
+        new_path(output),
+    ];
+    for (what, input) in inputs {
+        if *input == Path::new("-") {
+            continue;
+        }
+        if let Some(out) = written.iter().find(|out| same_file(out, input)) {
+            return Err(Usage(format!(
+                "{} would be written by this run, and it is the {what} {} it reads \
+                 (the same file): give the output another name",
+                out.display(),
+                input.display()
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
+impl Resumable<'_> {
+    /// Before anything is read or written: the output's directory exists,
+    /// and the output is none of the run's `inputs`
+    /// ([`refuse_output_as_input`]).
+    pub fn check(&self, inputs: &[(&str, &Path)]) -> anyhow::Result<()> {
+        check_output_dir(self.output)?;
+        refuse_output_as_input(self.output, inputs)
+    }
+
+    /// Opens the result files under `header` in `mode`; with a `known`
+    /// list, `FILE.new` is kept up to date (without, a warning if one
+    /// exists).
+    pub fn open(
+        &self,
+        header: &str,
+        mode: OpenMode,
+        known: Option<&Arc<KnownSet>>,
+    ) -> anyhow::Result<Opened> {
+        let (mut files, state) = ResultFiles::open(self.output, header, mode)?;
+        let new_before = match known {
+            Some(set) => files.track_new(Arc::clone(set), &state.found)?,
+            None => {
+                warn_untracked_new(self.stop.command, &files, self.quiet);
+                0
+            }
+        };
+        Ok(Opened {
+            files,
+            state,
+            new_before,
+        })
+    }
+
+    /// The line of a resume (unless quiet): the pieces done and kept, the
+    /// pieces left, and what the repair dropped; `what` names one puzzle
+    /// ("17").
+    pub fn say_resuming(&self, state: &Reconciled, todo: usize, what: &str) {
+        if self.quiet {
+            return;
+        }
+        let r = &state.repair;
+        let unit = self.stop.unit;
+        eprintln!(
+            "s17 {}: resuming {}: {} {unit} done ({} kept), {} to go; dropped {} of unfinished \
+             {unit}{}{}",
+            self.stop.command,
+            self.output.display(),
+            r.kept_grids,
+            counted(r.kept_lines as u64, what),
+            todo,
+            counted(r.dropped_lines as u64, "line"),
+            if r.partial_output {
+                ", a partial last line"
+            } else {
+                ""
+            },
+            if r.dropped_entries > 0 {
+                format!(
+                    ", {}",
+                    counted(r.dropped_entries as u64, "checkpoint entry")
+                )
+            } else {
+                String::new()
+            },
+        );
+    }
+
+    /// Installs the Ctrl-C handler, then shows the progress bar of `todo`
+    /// pieces with `message` (what was found so far).
+    pub fn start(&self, todo: usize, message: &str) -> anyhow::Result<ProgressBar> {
+        interrupt::install(self.stop, self.quiet)?;
+        let bar = progress_bar(todo as u64, self.quiet, self.stop.unit, message);
+        interrupt::show_on(&bar);
+        Ok(bar)
+    }
+
+    /// After the search: the interrupted run's end (`before` pieces done
+    /// by earlier runs, `done` of this run's `todo`), else the bar
+    /// cleared.
+    pub fn end(
+        &self,
+        bar: &ProgressBar,
+        before: usize,
+        done: u64,
+        todo: usize,
+    ) -> anyhow::Result<()> {
+        interrupt::check(self.stop, before, done, todo, self.output)?;
+        bar.finish_and_clear();
+        Ok(())
+    }
+}
