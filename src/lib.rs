@@ -11,6 +11,7 @@ pub mod canon;
 pub mod cli;
 pub mod ed;
 pub mod exhaust;
+pub mod flags;
 pub mod generate;
 pub mod grid;
 pub mod known;

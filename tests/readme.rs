@@ -103,7 +103,7 @@ const CHECKS: &[(&str, Check)] = &[
         "s17 campaign plan --slices 331:1683769..1683770 --unit-hours 12 -o demo",
         |out, dir| {
             assert!(
-                stdout(out).contains("s17 campaign plan: 1 unit, "),
+                stdout(out).contains("s17 campaign plan: 17s, all: 1 unit, "),
                 "{}",
                 stdout(out)
             );
@@ -114,7 +114,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("s17 campaign run demo 0 --threads 1", |out, _| {
         let err = stderr(out);
         assert!(
-            err.contains("1 entry searched") && err.contains(", 1 17, "),
+            err.contains("1 entry searched") && err.contains(", 1 puzzle (17s, all), "),
             "{err}"
         );
     }),
@@ -137,7 +137,8 @@ const CHECKS: &[(&str, Check)] = &[
         |out, dir| {
             assert!(
                 stdout(out).starts_with(
-                    "s17 campaign plan: 12191 units, 143738 core-hours estimated for 986727817 entries"
+                    "s17 campaign plan: 17s, all: 12191 units, 143738 core-hours estimated for \
+                     986727817 entries"
                 ),
                 "{}",
                 stdout(out)

@@ -15,6 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{CampaignError, SLICES};
+use crate::plan::CLUES;
+use crate::search::Goal;
 
 /// The smallest cost of an entry, in CPU seconds: a slice whose sample
 /// took no time (or had no entry) still costs something, so no unit is
@@ -23,6 +25,28 @@ pub const FLOOR_SECONDS: f64 = 0.01;
 
 /// The committed table.
 const COMMITTED: &str = include_str!("../../data/ed-costs.tsv");
+
+/// The committed cost tables of goals other than 17s, by file name
+/// ([`table_name`]). Add `("data/ed-costs-18-first.tsv",
+/// include_str!("../../data/ed-costs-18-first.tsv"))` here once the file
+/// is made from an estimate run (`s17 exhaust --estimate 4 --clues 18
+/// --first`, then `tools/ed-costs.sh`).
+pub const GOAL_TABLES: &[(&str, &str)] = &[];
+
+/// The file name of the cost table of a goal: `data/ed-costs.tsv` for 17s,
+/// else `data/ed-costs-N.tsv` or, first per visit, `data/ed-costs-N-first.tsv`
+/// (minimal or not share a table).
+pub fn table_name(goal: &Goal) -> String {
+    if goal.clues == CLUES {
+        "data/ed-costs.tsv".to_string()
+    } else {
+        format!(
+            "data/ed-costs-{}{}.tsv",
+            goal.clues,
+            if goal.first { "-first" } else { "" }
+        )
+    }
+}
 
 /// One slice's line.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -111,6 +135,38 @@ impl CostTable {
         Ok(CostTable { slices, source })
     }
 
+    /// The committed table a campaign searching for `goal` is planned by:
+    /// `data/ed-costs.tsv` for 17s (first per visit or not: the full search
+    /// bounds the first), `data/ed-costs-N.tsv` or `data/ed-costs-N-first.tsv`
+    /// for N clues, once made and compiled in ([`GOAL_TABLES`]). A goal with
+    /// no table is refused, naming the missing file and the command that
+    /// makes it (a 17 table scaled by a guess would balance nothing).
+    pub fn for_goal(goal: &Goal) -> Result<CostTable, CampaignError> {
+        if goal.clues == CLUES {
+            return Ok(CostTable::committed());
+        }
+        let name = table_name(goal);
+        match GOAL_TABLES.iter().find(|(n, _)| *n == name) {
+            Some((n, text)) => CostTable::parse(text, Path::new(n)),
+            None => Err(CampaignError::NoCostTable {
+                goal: crate::campaign::goal_description(goal),
+                table: name.clone(),
+                command: format!(
+                    "s17 exhaust --estimate 4 --threads 1 --clues {}{} > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE > {name}",
+                    goal.clues,
+                    if goal.first { " --first" } else { "" },
+                ),
+            }),
+        }
+    }
+
+    /// Reads a cost table from a file (`s17 campaign plan --costs`, for
+    /// tests and trials).
+    pub fn read(path: &Path) -> Result<CostTable, CampaignError> {
+        let text = std::fs::read_to_string(path).map_err(super::io_error(path))?;
+        CostTable::parse(&text, path)
+    }
+
     /// The estimated CPU seconds of `entries` entries of slice `k`.
     pub fn seconds(&self, k: usize, entries: u64) -> f64 {
         self.slices[k].per_entry * entries as f64
@@ -131,6 +187,29 @@ mod tests {
         assert_eq!(entries, 986_727_817);
         assert_eq!(grids, 5_472_730_538);
         assert!(t.slices.iter().all(|s| s.per_entry >= FLOOR_SECONDS));
+    }
+
+    #[test]
+    fn goals_other_than_17s_need_their_own_table() {
+        let goal = Goal {
+            clues: 18,
+            first: true,
+            non_minimal: false,
+        };
+        let err = CostTable::for_goal(&goal).unwrap_err().to_string();
+        assert!(err.contains("data/ed-costs-18-first.tsv"), "{err}");
+        assert!(
+            err.contains("s17 exhaust --estimate 4 --threads 1 --clues 18 --first"),
+            "{err}"
+        );
+        let first17 = Goal {
+            first: true,
+            ..Goal::default()
+        };
+        assert_eq!(
+            CostTable::for_goal(&first17).unwrap().source,
+            CostTable::committed().source
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@
 //! per entry of each slice, from `s17 exhaust --estimate`.
 
 pub mod costs;
+pub mod flags;
 pub mod plan;
 pub mod run;
 pub mod status;
@@ -37,6 +38,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::output::OutputError;
+use crate::search::Goal;
 use crate::tables::TableError;
 
 pub use costs::CostTable;
@@ -79,6 +81,23 @@ pub enum CampaignError {
     },
     #[error("the campaign in {} is incomplete:\n{missing}", dir.display())]
     Incomplete { dir: PathBuf, missing: String },
+    /// No cost table for a campaign's goal.
+    #[error(
+        "no cost table for a campaign of {goal}: {table} is missing; make it from an estimate run (`{command}`) and compile it in (campaign::costs::GOAL_TABLES)"
+    )]
+    NoCostTable {
+        goal: String,
+        table: String,
+        command: String,
+    },
+    /// A unit's files written under another goal than the plan's.
+    #[error("unit {unit}: {} was written searching for {found}, but this campaign searches for {expected}; it is another campaign's unit (move it away, or plan with that goal)", path.display())]
+    OtherGoal {
+        unit: usize,
+        path: PathBuf,
+        found: String,
+        expected: String,
+    },
     #[error(transparent)]
     Output(#[from] OutputError),
     #[error("slice {k}, entry {entry}")]
@@ -90,7 +109,43 @@ pub enum CampaignError {
     },
 }
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> CampaignError + '_ {
+/// A goal for people: "17s, all", "18s (minimal), first per visit", "18s
+/// (minimal or not), all".
+pub fn goal_description(goal: &Goal) -> String {
+    let mut text = format!("{}s", goal.clues);
+    if goal.clues != crate::plan::CLUES || goal.non_minimal {
+        text += if goal.non_minimal {
+            " (minimal or not)"
+        } else {
+            " (minimal)"
+        };
+    }
+    text += if goal.first {
+        ", first per visit"
+    } else {
+        ", all"
+    };
+    text
+}
+
+/// The goal named by words as [`crate::exhaust::goal_words`] writes them
+/// (` clues=18 first non-minimal`; none: every 17), among other words of a
+/// header; `None` when a `clues=` word does not parse.
+pub fn goal_from_words(words: &str) -> Option<Goal> {
+    let mut goal = Goal::default();
+    for word in words.split_whitespace() {
+        if let Some(n) = word.strip_prefix("clues=") {
+            goal.clues = n.parse().ok()?;
+        } else if word == "first" {
+            goal.first = true;
+        } else if word == "non-minimal" {
+            goal.non_minimal = true;
+        }
+    }
+    Some(goal)
+}
+
+pub(crate) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> CampaignError + '_ {
     move |source| CampaignError::Io {
         path: path.to_path_buf(),
         source,

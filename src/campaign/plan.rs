@@ -21,7 +21,9 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
 
-use super::{CampaignError, CostTable, SLICES};
+use super::{CampaignError, CostTable, SLICES, goal_from_words};
+use crate::exhaust::goal_words;
+use crate::search::Goal;
 
 /// The first line of `units.tsv` starts with this.
 pub const MAGIC: &str = "# s17 campaign plan v1";
@@ -192,11 +194,26 @@ pub struct Plan {
     /// The first line of `units.tsv`, without its newline.
     pub header: String,
     pub units: Vec<Unit>,
+    /// What every unit searches for (named in the header by
+    /// [`crate::exhaust::goal_words`] before `costs=`; none: every 17).
+    pub goal: Goal,
 }
 
 impl Plan {
-    /// Cuts `spec` into units of about `unit_hours` core-hours by `costs`.
+    /// Cuts `spec` into units of about `unit_hours` core-hours by `costs`,
+    /// to search every 17.
     pub fn new(spec: &PlanSpec, unit_hours: f64, costs: &CostTable) -> Result<Plan, CampaignError> {
+        Plan::for_goal(spec, unit_hours, costs, Goal::default())
+    }
+
+    /// [`Plan::new`] for a campaign searching for `goal` (`costs` should be
+    /// the goal's table, [`CostTable::for_goal`]).
+    pub fn for_goal(
+        spec: &PlanSpec,
+        unit_hours: f64,
+        costs: &CostTable,
+        goal: Goal,
+    ) -> Result<Plan, CampaignError> {
         let hours = check_unit_hours(unit_hours)?;
         let target = hours * 3600.0;
         let counts: Vec<u64> = spec
@@ -228,13 +245,15 @@ impl Plan {
         let mut plan = Plan {
             header: String::new(),
             units,
+            goal,
         };
         plan.header = format!(
-            "{MAGIC} slices={} unit-hours={hours} units={} entries={} est-core-hours={} costs={}",
+            "{MAGIC} slices={} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}",
             spec.list,
             plan.units.len(),
             plan.entries(),
             format_hours(plan.seconds()),
+            goal_words(&goal),
             costs.source,
         );
         Ok(plan)
@@ -284,6 +303,12 @@ impl Plan {
             Some((_, h)) if h.starts_with(MAGIC) => h.to_string(),
             _ => return Err(bad(1, format!("not a campaign plan (no {MAGIC:?} header)"))),
         };
+        // The goal's words come before `costs=` (whose source may hold any
+        // words).
+        let words = header.split(" costs=").next().unwrap_or_default();
+        let goal = goal_from_words(words)
+            .filter(|g| crate::plan::CLUE_RANGE.contains(&g.clues))
+            .ok_or_else(|| bad(1, "a bad clues= in the header".to_string()))?;
         let mut units = Vec::new();
         for (i, line) in lines {
             let n = i + 1;
@@ -321,7 +346,11 @@ impl Plan {
                 est_seconds,
             });
         }
-        Ok(Plan { header, units })
+        Ok(Plan {
+            header,
+            units,
+            goal,
+        })
     }
 
     /// The `sbatch` commands that submit every unit, in chunks of
@@ -529,6 +558,20 @@ mod tests {
             assert_eq!((a.number, a.k, &a.entries), (b.number, b.k, &b.entries));
             assert!((a.est_seconds - b.est_seconds).abs() < 0.06);
         }
+        assert_eq!(back.goal, Goal::default());
+        let goal = Goal {
+            clues: 18,
+            first: true,
+            non_minimal: false,
+        };
+        let plan18 = Plan::for_goal(&spec("28").unwrap(), 1.0, &costs, goal).unwrap();
+        assert!(
+            plan18.header.contains(" clues=18 first costs="),
+            "{}",
+            plan18.header
+        );
+        let back = Plan::parse(&plan18.to_tsv(), Path::new("units.tsv")).unwrap();
+        assert_eq!(back.goal, goal);
         let err = Plan::parse("# K\n", Path::new("u.tsv"))
             .unwrap_err()
             .to_string();
@@ -546,6 +589,7 @@ mod tests {
         let plan = Plan {
             header: MAGIC.into(),
             units: (0..2345).map(unit).collect(),
+            goal: Goal::default(),
         };
         assert_eq!(
             plan.submit_commands(Path::new("/c d/campaign.sbatch")),

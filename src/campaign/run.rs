@@ -23,10 +23,14 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use super::{CampaignError, Plan, Unit, io_error, out_dir, unit_costs, unit_output};
+use super::{
+    CampaignError, Plan, Unit, goal_description, goal_from_words, io_error, out_dir, unit_costs,
+    unit_output,
+};
 use crate::ed::{Ed, Entry};
 pub use crate::exhaust::RunTotals;
 use crate::exhaust::{EntryRecorder, EntryResult, Exhauster, checkpoint_header};
+use crate::output::OutputError;
 use crate::output::{OpenMode, Reconciled, Repair, ResultFiles, write_atomically};
 use crate::search::{Goal, SearchConfig, ThreadClock};
 
@@ -59,9 +63,34 @@ impl UnitRun {
             .clone();
         let out = out_dir(dir);
         fs::create_dir_all(&out).map_err(io_error(&out))?;
-        let header = checkpoint_header(unit.k, &unit.entries, config, &Goal::default());
+        // The plan's goal is part of the header: a unit file of another
+        // goal is refused.
+        let header = checkpoint_header(unit.k, &unit.entries, config, &plan.goal);
         let (files, state) =
-            ResultFiles::open(&unit_output(dir, number), &header, OpenMode::Resume)?;
+            match ResultFiles::open(&unit_output(dir, number), &header, OpenMode::Resume) {
+                Ok(opened) => opened,
+                Err(OutputError::Mismatch {
+                    path,
+                    expected,
+                    found,
+                }) => {
+                    return Err(match other_goal(&found, &plan.goal) {
+                        Some(found) => CampaignError::OtherGoal {
+                            unit: number,
+                            path,
+                            found,
+                            expected: goal_description(&plan.goal),
+                        },
+                        None => OutputError::Mismatch {
+                            path,
+                            expected,
+                            found,
+                        }
+                        .into(),
+                    });
+                }
+                Err(e) => return Err(e.into()),
+            };
         // The output is locked now: the cost file is ours too.
         let costs_path = unit_costs(dir, number);
         let costs = open_costs(&costs_path)?;
@@ -147,6 +176,13 @@ impl UnitRun {
         costs.sync_data().map_err(io_error(costs_path))?;
         outcome.map(|()| totals)
     }
+}
+
+/// The goal a checkpoint header names, for people, when it is not `goal`.
+pub(crate) fn other_goal(header: &str, goal: &Goal) -> Option<String> {
+    let words = header.find(" band=").map_or(header, |i| &header[i..]);
+    let found = goal_from_words(words)?;
+    (found != *goal).then(|| goal_description(&found))
 }
 
 /// Opens a unit's cost file for appending, first cutting a partial last

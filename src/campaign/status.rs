@@ -57,6 +57,12 @@ pub enum Problem {
     },
     /// A checkpoint file of no unit of the plan.
     Stray { path: PathBuf },
+    /// A unit's checkpoint was written searching for another goal.
+    OtherGoal {
+        unit: usize,
+        found: String,
+        expected: String,
+    },
 }
 
 impl fmt::Display for Problem {
@@ -82,6 +88,14 @@ impl fmt::Display for Problem {
                 f,
                 "unit {unit}: its checkpoint is for other work ({found:?}; the unit is {expected:?})"
             ),
+            Problem::OtherGoal {
+                unit,
+                found,
+                expected,
+            } => write!(
+                f,
+                "unit {unit}: its checkpoint was written searching for {found}, but this campaign searches for {expected}"
+            ),
             Problem::Stray { path } => {
                 write!(f, "{}: a checkpoint of no unit of the plan", path.display())
             }
@@ -103,7 +117,9 @@ pub struct UnitStatus {
     /// CPU seconds spent on the unit (every cost line, entries searched
     /// again included).
     pub cpu_seconds: f64,
-    /// The 17s of the checkpointed entries.
+    /// The checkpointed entries, as runs of consecutive entries.
+    pub done: Vec<Range<u64>>,
+    /// The puzzles of the checkpointed entries.
     pub puzzles: Vec<Puzzle>,
     /// Its checkpoint was written under another build or tuning (the same
     /// slice and range; a run of this build would refuse to resume it).
@@ -141,6 +157,8 @@ pub struct SliceStatus {
 pub struct Status {
     /// The plan's header line.
     pub header: String,
+    /// What the campaign searches for (the plan's).
+    pub goal: Goal,
     pub units: Vec<UnitStatus>,
     pub problems: Vec<Problem>,
 }
@@ -183,7 +201,7 @@ impl Status {
         let mut problems = Vec::new();
         let mut units = Vec::with_capacity(plan.units.len());
         for unit in &plan.units {
-            units.push(read_unit(dir, unit, &mut problems)?);
+            units.push(read_unit(dir, unit, &plan.goal, &mut problems)?);
         }
         // Checkpoints of no unit (a plan replaced by a smaller one).
         let out = out_dir(dir);
@@ -203,6 +221,7 @@ impl Status {
         }
         Ok(Status {
             header: plan.header,
+            goal: plan.goal,
             units,
             problems,
         })
@@ -283,6 +302,7 @@ impl Status {
 fn read_unit(
     dir: &Path,
     unit: &Unit,
+    goal: &Goal,
     problems: &mut Vec<Problem>,
 ) -> Result<UnitStatus, CampaignError> {
     let n = unit.number;
@@ -295,6 +315,7 @@ fn read_unit(
         grids: 0,
         uncosted: 0,
         cpu_seconds: 0.0,
+        done: Vec::new(),
         puzzles: Vec::new(),
         other_build: false,
     };
@@ -305,17 +326,20 @@ fn read_unit(
     }
     status.state = UnitState::Partial;
     let (output, checkpoint) = (output.unwrap_or_default(), checkpoint.unwrap_or_default());
-    let expected = checkpoint_header(
-        unit.k,
-        &unit.entries,
-        &SearchConfig::default(),
-        &Goal::default(),
-    );
+    let expected = checkpoint_header(unit.k, &unit.entries, &SearchConfig::default(), goal);
     let found = match checkpoint.iter().position(|&b| b == b'\n') {
         Some(end) => String::from_utf8_lossy(&checkpoint[..end]).into_owned(),
         None => expected.clone(), // no complete header: nothing checkpointed
     };
     if work_of(&found) != work_of(&expected) {
+        if let Some(other) = super::run::other_goal(&found, goal) {
+            problems.push(Problem::OtherGoal {
+                unit: n,
+                found: other,
+                expected: super::goal_description(goal),
+            });
+            return Ok(status);
+        }
         problems.push(Problem::OtherWork {
             unit: n,
             found: work_of(&found).to_string(),
@@ -351,6 +375,19 @@ fn read_unit(
     }
     let inside = |e: usize| unit.entries.contains(&(e as u64));
     status.checkpointed = kept.done.iter().filter(|&&e| inside(e)).count() as u64;
+    let mut done: Vec<u64> = kept
+        .done
+        .iter()
+        .filter(|&&e| inside(e))
+        .map(|&e| e as u64)
+        .collect();
+    done.sort_unstable();
+    for e in done {
+        match status.done.last_mut() {
+            Some(run) if run.end == e => run.end += 1,
+            _ => status.done.push(e..e + 1),
+        }
+    }
     status.puzzles = kept
         .found
         .iter()

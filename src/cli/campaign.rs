@@ -1,7 +1,9 @@
 //! `s17 campaign`: the exhaustive search of many slices of the ED
 //! catalogue as a planned set of units for a cluster (`crate::campaign`):
 //! `plan` cuts the work, `run` searches one unit (what the Slurm array runs),
-//! `status` says how far it is, `merge` gathers the 17s.
+//! `status` says how far it is, `merge` gathers the 17s (or the puzzles of
+//! N clues; a `--first` campaign's flags, one file per slice), `flags`
+//! prints a flag file.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -10,16 +12,20 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::campaign::{
-    self, CostTable, Plan, PlanSpec, Status, UnitRun, UnitState, merge, status::name_units,
+    self, CostTable, Plan, PlanSpec, Status, UnitRun, UnitState, goal_description, merge,
+    status::name_units,
 };
-use crate::ed::Ed;
+use crate::canon::minlex_grid;
+use crate::ed::{Choices, Ed};
 use crate::exhaust::Exhauster;
+use crate::flags;
+use crate::grid::{Grid, Puzzle};
 use crate::output::{new_path, write_atomically};
 use crate::search::SearchConfig;
 
 use super::Outcome;
 use super::common::{
-    TablesArg, counted, counted_as, init_threads, load_tables, progress_bar, read_known,
+    GoalArgs, TablesArg, counted, counted_as, init_threads, load_tables, progress_bar, read_known,
 };
 
 #[derive(clap::Args, Debug)]
@@ -38,8 +44,11 @@ enum Command {
     /// Units done, partial and not started, entries, 17s and CPU hours so
     /// far; exit 0 only when every planned entry is checkpointed exactly once.
     Status(StatusArgs),
-    /// The 17s of all units, each once, as minlex puzzles.
+    /// The 17s (puzzles of N clues) of all units, each once, as minlex
+    /// puzzles; for a --first campaign, a flag file per slice into DIR.
     Merge(MergeArgs),
+    /// Print a flag file: MINLEX_GRID<TAB>PUZZLE per flagged grid, or its counts.
+    Flags(FlagsArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -59,6 +68,14 @@ struct PlanArgs {
     /// Replace the plan of DIR if it has one (its results stay in DIR/out).
     #[arg(long)]
     force: bool,
+    /// What every unit searches for (default: every 17). A goal other than
+    /// 17s is planned by its own cost table (data/ed-costs-N[-first].tsv).
+    #[command(flatten)]
+    goal: GoalArgs,
+    /// A cost table file to plan by instead of the committed one (for tests
+    /// and trials).
+    #[arg(long, value_name = "FILE", hide = true)]
+    costs: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -88,10 +105,12 @@ struct StatusArgs {
 struct MergeArgs {
     /// The campaign directory.
     dir: PathBuf,
-    /// Output: one minlex 17 per line, sorted, each once.
-    #[arg(long, short = 'o', value_name = "FILE")]
+    /// Output: one minlex puzzle per line, sorted, each once; for a
+    /// --first campaign, a directory: a flag file DIR/slice-K.s17f per
+    /// slice searched.
+    #[arg(long, short = 'o', value_name = "FILE|DIR")]
     output: PathBuf,
-    /// A list of known 17s: the 17s not in it also go to FILE.new.
+    /// A list of known 17s: the 17s not in it also go to FILE.new (17s only).
     #[arg(long, value_name = "LIST")]
     known: Option<PathBuf>,
     /// Merge an incomplete campaign's checkpointed entries.
@@ -102,12 +121,26 @@ struct MergeArgs {
     force: bool,
 }
 
+#[derive(clap::Args, Debug)]
+struct FlagsArgs {
+    /// A flag file (DIR/slice-K.s17f of `s17 campaign merge`).
+    file: PathBuf,
+    /// Only the flagged grids of entries A to B-1.
+    #[arg(long, value_name = "A..B", value_parser = super::enumerate::parse_range)]
+    entries: Option<std::ops::Range<u64>>,
+    /// Print the header's counts instead (grids of the slice, searched,
+    /// covered, flagged).
+    #[arg(long)]
+    count: bool,
+}
+
 pub fn run(args: Args, quiet: bool) -> Outcome {
     match args.command {
         Command::Plan(a) => plan(a),
         Command::Run(a) => run_unit(a, quiet),
         Command::Status(a) => status(a),
         Command::Merge(a) => merge_units(a, quiet),
+        Command::Flags(a) => print_flags(a),
     }
 }
 
@@ -124,9 +157,13 @@ fn usage(err: campaign::CampaignError) -> anyhow::Error {
 }
 
 fn plan(args: PlanArgs) -> Outcome {
-    let costs = CostTable::committed();
+    let goal = args.goal.goal();
+    let costs = match &args.costs {
+        Some(path) => CostTable::read(path)?,
+        None => CostTable::for_goal(&goal)?,
+    };
     let spec = PlanSpec::parse(&args.slices, &costs).map_err(usage)?;
-    let plan = Plan::new(&spec, args.unit_hours, &costs).map_err(usage)?;
+    let plan = Plan::for_goal(&spec, args.unit_hours, &costs, goal).map_err(usage)?;
     let dir = &args.output;
     let units = campaign::units_path(dir);
     if units.exists() && !args.force {
@@ -149,8 +186,9 @@ fn plan(args: PlanArgs) -> Outcome {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "s17 campaign plan: {}, {} core-hours estimated for {}; largest unit {} (slice {}, \
-         entries {}..{}): {} core-hours",
+        "s17 campaign plan: {}: {}, {} core-hours estimated for {}; largest unit {} (slice \
+         {}, entries {}..{}): {} core-hours",
+        goal_description(&goal),
         counted(plan.units.len() as u64, "unit"),
         hours(plan.seconds()),
         counted(plan.entries(), "entry"),
@@ -212,13 +250,14 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
             "s17 campaign: resuming {name}: {} done ({} kept), {} to go; dropped {} of \
              unfinished entries",
             counted(r.kept_grids as u64, "entry"),
-            counted(r.kept_lines as u64, "17"),
+            counted(r.kept_lines as u64, "puzzle"),
             todo.len(),
             counted(r.dropped_lines as u64, "line")
         );
     }
-    let exhauster = Exhauster::new(&ed, &tables, config);
-    let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 17s");
+    let exhauster = Exhauster::new(&ed, &tables, config).with_goal(plan.goal);
+    let what = goal_description(&plan.goal);
+    let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 puzzles");
     // Ctrl-C stops at once: the unit is checkpointed entry by entry.
     let (watched, before, planned) = (bar.clone(), unit.len() - todo.len() as u64, unit.len());
     let again = format!("s17 campaign run {} {}", args.dir.display(), unit.number);
@@ -234,7 +273,7 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
             let mut c = counts.lock().expect("no panic while counting");
             c.0 += r.grids;
             c.1 += r.puzzles.len() as u64;
-            bar.set_message(format!("{} grids, {} 17s", c.0, c.1));
+            bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
             bar.inc(1);
         })
         .with_context(|| {
@@ -247,12 +286,12 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     bar.finish_and_clear();
     if !quiet {
         eprintln!(
-            "s17 campaign: {name}: {} searched, {} ({}), {}, {:.1} s CPU (estimate for the \
-             unit {:.1} s); {} of {} entries done",
+            "s17 campaign: {name}: {} searched, {} ({}), {} ({what}), {:.1} s CPU (estimate \
+             for the unit {:.1} s); {} of {} entries done",
             counted(totals.entries, "entry"),
             counted(totals.grids, "ED grid"),
             counted_as(totals.bands3, "band 3", "bands 3"),
-            counted(totals.puzzles, "17"),
+            counted(totals.puzzles, "puzzle"),
             totals.cpu.as_secs_f64(),
             unit.est_seconds,
             unit.len() - todo.len() as u64 + totals.entries,
@@ -333,6 +372,7 @@ fn report(dir: &Path, s: &Status, slices: bool) -> String {
         dir.display(),
         s.header.trim_start_matches("# ")
     );
+    let _ = writeln!(w, "searching for: {}", goal_description(&s.goal));
     let _ = writeln!(
         w,
         "units: {} done, {} partial, {} not started (of {})",
@@ -351,7 +391,17 @@ fn report(dir: &Path, s: &Status, slices: bool) -> String {
         let _ = write!(w, " (and those of {uncosted} entries with no cost line)");
     }
     let _ = writeln!(w);
-    let _ = writeln!(w, "17s: {} distinct", puzzles.len());
+    let _ = writeln!(
+        w,
+        "{}s: {} distinct{}",
+        s.goal.clues,
+        puzzles.len(),
+        if s.goal == crate::search::Goal::default() {
+            String::new()
+        } else {
+            format!(" ({})", goal_description(&s.goal))
+        }
+    );
     let _ = writeln!(
         w,
         "CPU: {} core-hours spent; estimate {} for the entries checkpointed, {} for the plan",
@@ -419,9 +469,18 @@ fn check_merge_output(args: &MergeArgs) -> anyhow::Result<()> {
 }
 
 fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
-    check_merge_output(&args)?;
-    let known = read_known(args.known.as_deref())?;
     let status = Status::read(&args.dir)?;
+    if status.goal.first {
+        return merge_flags(&args, &status, quiet);
+    }
+    check_merge_output(&args)?;
+    if args.known.is_some() && status.goal.clues != crate::plan::CLUES {
+        anyhow::bail!(
+            "--known lists 17s; this campaign searches for {}",
+            goal_description(&status.goal)
+        );
+    }
+    let known = read_known(args.known.as_deref())?;
     let merged = merge(&args.dir, &status, known.as_ref(), args.partial)?;
     let lines = |puzzles: &[crate::grid::Puzzle]| {
         puzzles.iter().fold(String::new(), |mut s, p| {
@@ -437,12 +496,14 @@ fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
             .with_context(|| format!("cannot write {}", new.display()))?;
     }
     if !quiet {
+        let noun = status.goal.clues.to_string();
         for (k, count) in &merged.per_slice {
-            eprintln!("s17 campaign merge: slice {k}: {}", counted(*count, "17"));
+            eprintln!("s17 campaign merge: slice {k}: {}", counted(*count, &noun));
         }
         let mut summary = format!(
-            "s17 campaign merge: {} into {}",
-            counted(merged.puzzles.len() as u64, "17"),
+            "s17 campaign merge: {} ({}) into {}",
+            counted(merged.puzzles.len() as u64, &noun),
+            goal_description(&status.goal),
             args.output.display()
         );
         if let Some(path) = &args.known {
@@ -464,5 +525,163 @@ fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
         }
         eprintln!("{summary}");
     }
+    Ok(true)
+}
+
+/// `merge` of a `--first` campaign: a flag file per slice searched into
+/// the directory `args.output`, and the counts per slice on stderr.
+fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
+    if args.known.is_some() {
+        anyhow::bail!("--known does not apply to a --first campaign (it writes flag files)");
+    }
+    let ed = Ed::new();
+    let merged = campaign::flags::merge_flags(&args.dir, status, &ed, args.partial)?;
+    let dir = &args.output;
+    // Refused before anything is written: a flag file of this merge that
+    // exists, without --force.
+    if !args.force
+        && let Some(old) = merged
+            .slices
+            .iter()
+            .map(|slice| dir.join(flags::file_name(slice.header.slice as usize)))
+            .find(|path| path.exists())
+    {
+        anyhow::bail!(
+            "{} already exists; pass --force to overwrite it",
+            old.display()
+        );
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    let what = goal_description(&status.goal);
+    let mut lower_bound = false;
+    for slice in &merged.slices {
+        let h = &slice.header;
+        let path = dir.join(flags::file_name(h.slice as usize));
+        let bytes = flags::to_bytes(*h, &slice.records)
+            .with_context(|| format!("cannot make {}", path.display()))?;
+        write_atomically(&path, &bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        lower_bound |= h.covered < h.searched;
+        if !quiet {
+            eprintln!(
+                "s17 campaign merge: slice {}: {} grids covered, {} flagged, into {}{}",
+                h.slice,
+                h.covered,
+                h.flagged,
+                path.display(),
+                if h.covered < h.searched {
+                    format!(
+                        " ({} grids with their hi visit here have a visit outside the campaign: their flag is a lower bound)",
+                        h.searched - h.covered
+                    )
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+    for e in merged.errors.iter().take(20) {
+        eprintln!("s17 campaign merge: error: {e}");
+    }
+    if !quiet {
+        let flagged: u64 = merged.slices.iter().map(|s| s.header.flagged).sum();
+        let covered: u64 = merged.slices.iter().map(|s| s.header.covered).sum();
+        let mut summary = format!(
+            "s17 campaign merge: {what}: {flagged} grids flagged, {covered} covered, in {} flag files in {}",
+            merged.slices.len(),
+            dir.display()
+        );
+        if merged.outside > 0 {
+            let _ = write!(
+                summary,
+                "; {} more grids flagged whose hi visit is outside the campaign (in no file)",
+                merged.outside
+            );
+        }
+        if lower_bound {
+            summary += "; some grids' visits lie outside the campaign: where a grid is not covered, no flag is only a lower bound";
+        }
+        if !status.complete() {
+            let _ = write!(
+                summary,
+                "; partial: {} of {} entries checkpointed",
+                status.checkpointed(),
+                status.planned()
+            );
+        }
+        eprintln!("{summary}");
+    }
+    Ok(merged.errors.is_empty())
+}
+
+/// `s17 campaign flags FILE`: the flagged grids as `MINLEX_GRID<TAB>PUZZLE`
+/// (the example puzzle mapped with the grid's minlex transform), or the
+/// header's counts.
+fn print_flags(args: FlagsArgs) -> Outcome {
+    let bytes = std::fs::read(&args.file).with_context(|| format!("{}", args.file.display()))?;
+    let file = flags::FlagFile::open(bytes, &args.file.display().to_string())?;
+    let h = *file.header();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.count {
+        writeln!(
+            out,
+            "slice {}: {} grids, {} searched, {} covered, {} flagged ({}; flag: {})",
+            h.slice,
+            h.grids,
+            h.searched,
+            h.covered,
+            h.flagged,
+            args.file.display(),
+            h.describe()
+        )?;
+        out.flush()?;
+        return Ok(true);
+    }
+    let range = args.entries.unwrap_or(0..u64::MAX);
+    let records: Vec<flags::FlagRecord> = file
+        .records()
+        .filter(|r| range.contains(&(r.entry as u64)))
+        .collect();
+    let Some(last) = records.last() else {
+        return Ok(true);
+    };
+    let ed = Ed::new();
+    let k = h.slice as usize;
+    let mut next = records.iter().peekable();
+    let mut failure = None;
+    let walk = records[0].entry as u64..last.entry as u64 + 1;
+    ed.for_each_entry(k, walk, |entry| {
+        if failure.is_some() || next.peek().is_none_or(|r| r.entry as u64 != entry.number) {
+            return;
+        }
+        let mut bands3 = Vec::new();
+        ed.entry_visits(k, entry, Choices::HI, |v| bands3.push(v.band3));
+        while let Some(r) = next.next_if(|r| r.entry as u64 == entry.number) {
+            let Some(band3) = bands3.get(r.grid as usize) else {
+                failure = Some(anyhow::anyhow!(
+                    "{}: entry {} has {} grids, no grid {}",
+                    args.file.display(),
+                    r.entry,
+                    bands3.len(),
+                    r.grid
+                ));
+                return;
+            };
+            let mut cells = [0u8; 81];
+            cells[..27].copy_from_slice(ed.catalogue().band(k));
+            cells[27..54].copy_from_slice(&entry.band2);
+            cells[54..].copy_from_slice(band3);
+            let grid = Grid::from_digits_unchecked(cells);
+            let (form, t) = minlex_grid(&grid);
+            let puzzle = t.apply_puzzle(&Puzzle::from_grid(&grid, r.mask));
+            if let Err(e) = writeln!(out, "{form}\t{puzzle}") {
+                failure = Some(e.into());
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    out.flush()?;
     Ok(true)
 }
