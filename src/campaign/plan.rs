@@ -379,6 +379,15 @@ impl Plan {
             writeln!(submit, "#   {cmd}").expect("write to a String");
         }
         let largest = format_hours(self.largest().map_or(0.0, |u| u.est_seconds));
+        // What merge writes: flag files for a --first campaign, else the
+        // puzzles (17s with the known list beside them).
+        let merged = if self.goal.first {
+            "FLAG_DIR (a flag file per slice)".to_string()
+        } else if self.goal.clues == crate::plan::CLUES {
+            "17s.txt --known data/known17.txt".to_string()
+        } else {
+            format!("{}s.txt", self.goal.clues)
+        };
         format!(
             r#"#!/usr/bin/env bash
 #SBATCH --job-name=s17-campaign
@@ -402,7 +411,7 @@ impl Plan {
 #
 {submit}#
 # Then: `s17 campaign status {q}` (exit 0 once every entry is checkpointed
-# exactly once), `s17 campaign merge {q} -o 17s.txt --known data/known17.txt`.
+# exactly once), `s17 campaign merge {q} -o {merged}`.
 # Each unit logs to {d}/logs/unit-UNIT.log (appended across requeues);
 # Slurm's own notices go to {d}/logs/slurm-JOB_TASK.out.
 #
