@@ -341,26 +341,31 @@ fn estimate(args: &Args, n: u64, config: SearchConfig, quiet: bool) -> Outcome {
         ),
         None => String::new(),
     };
+    // A Julian year of CPU seconds.
+    const CORE_YEAR: f64 = 365.25 * 24.0 * 3600.0;
     eprintln!(
-        "s17 exhaust: estimate over slices {}..{}: {} sampled ({:.1} s of search, {} in \
-         them); {:.3e} s for {} = {:.4} s per grid (one thread){error}",
+        "s17 exhaust: estimate over slices {}..{}{}: {} sampled ({:.1} s of search, {} in \
+         them); {:.3e} s for {} = {:.4} s per grid (one thread), {:.1} core-years{error}",
         slices.start,
         slices.end,
+        crate::exhaust::goal_words(&goal),
         counted(e.sampled_entries as u64, "entry"),
         e.sampled_secs,
         counted(e.sampled_grids, "ED grid"),
         e.total,
         counted(e.grids, "ED grid"),
         e.per_grid(),
+        e.total / CORE_YEAR,
     );
     if args.compare && e.sampled_grids > 0 {
         let grids = e.sampled_grids as f64;
         eprintln!(
             "s17 exhaust: the sample's {} searched one by one: {:.4} s per grid; exhaust on \
-             the same entries: {:.4} s per grid of theirs",
+             the same entries: {:.4} s per grid of theirs ({:.2} times less)",
             counted(e.sampled_grids, "ED grid"),
             e.one_grid / grids,
-            e.sampled_secs / grids
+            e.sampled_secs / grids,
+            e.one_grid / e.sampled_secs.max(f64::MIN_POSITIVE),
         );
     }
     Ok(true)
