@@ -23,10 +23,11 @@ use crate::grid::{Grid, Puzzle};
 use crate::output::{new_path, write_atomically};
 use crate::search::SearchConfig;
 
-use super::Outcome;
 use super::common::{
     GoalArgs, TablesArg, counted, counted_as, init_threads, load_tables, progress_bar, read_known,
 };
+use super::resumable::say_resuming;
+use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -229,6 +230,17 @@ fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
     Ok(Plan::parse(&text, &path)?)
 }
 
+/// How `campaign run` stops and goes on: at once on Ctrl-C (its unit is
+/// checkpointed entry by entry), and a rerun of the unit continues.
+const STOP: interrupt::Stop = interrupt::Stop {
+    command: "campaign",
+    first: "the unit stops at once; what is checkpointed is kept",
+    resume: "the same `s17 campaign run DIR UNIT` continues",
+    unit: "entries",
+    one: "entry",
+    what: "results",
+};
+
 fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     init_threads(args.threads)?;
     let plan = read_plan(&args.dir)?;
@@ -245,15 +257,7 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     let ed = Ed::new();
     let todo = run.todo(&ed);
     if !quiet && run.done_before() > 0 {
-        let r = run.repair();
-        eprintln!(
-            "s17 campaign: resuming {name}: {} done ({} kept), {} to go; dropped {} of \
-             unfinished entries",
-            counted(r.kept_grids as u64, "entry"),
-            counted(r.kept_lines as u64, "puzzle"),
-            todo.len(),
-            counted(r.dropped_lines as u64, "line")
-        );
+        say_resuming(STOP, &name, run.repair(), todo.len(), "puzzle");
     }
     let exhauster = Exhauster::new(&ed, &tables, config).with_goal(plan.goal);
     let what = goal_description(&plan.goal);
@@ -261,7 +265,7 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     // Ctrl-C stops at once: the unit is checkpointed entry by entry.
     let (watched, before, planned) = (bar.clone(), unit.len() - todo.len() as u64, unit.len());
     let again = format!("s17 campaign run {} {}", args.dir.display(), unit.number);
-    super::interrupt::install_at_once("campaign", move || {
+    interrupt::install_at_once("campaign", move || {
         format!(
             "{} of {planned} entries checkpointed; `{again}` continues",
             before + watched.position()
