@@ -424,6 +424,13 @@ fn a_unit_cut_as_a_kill_leaves_it_and_run_again_gives_the_same_17s() {
     );
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("resuming unit"), "{}", text(&out));
+    // The resume line of every resumable run (cli::resumable), naming
+    // what the repair dropped: the output's half line.
+    assert!(
+        text(&out).contains(" of unfinished entries, a partial last line"),
+        "{}",
+        text(&out)
+    );
     assert!(run_on(&["campaign", "status"], &dir, &[]).status.success());
     let (out, file) = merge(&dir, &[]);
     assert!(out.status.success(), "{}", text(&out));

@@ -473,3 +473,55 @@ fn ctrl_c_says_what_was_done() {
         "{text}"
     );
 }
+
+/// Ctrl-C during `validate` without `--checkpoint` (nothing to go on
+/// from) exits 130 with a line that says how far it went and how to make
+/// a run that resumes.
+#[test]
+fn ctrl_c_in_validate_without_checkpoint_says_what_was_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let known = common::bin::data("known17.txt");
+    let args = [
+        "validate",
+        known.to_str().unwrap(),
+        "--sample",
+        "200",
+        "--threads",
+        "1",
+    ];
+    let child = command(d, &args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    interrupt_after(&child, 2.5);
+    let out = child.wait_with_output().unwrap();
+    let text = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.starts_with("s17 validate: interrupted: "), "{text}");
+    assert!(
+        last.ends_with(
+            " of 200 grids searched and compared with the list (their lines printed); \
+             nothing is kept: with --checkpoint FILE a validation goes on from where it stopped"
+        ),
+        "{text}"
+    );
+    assert_eq!(files_in(d), Vec::<String>::new());
+}
+
+/// `enumerate --bands` checks its output as the other resumable runs do:
+/// a missing directory is named, and nothing is written.
+#[test]
+fn enumerate_bands_names_a_missing_output_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = s17(d, &["enumerate", "--bands", "0..1", "-o", "no/dir/c.tsv"]);
+    assert_exit(
+        &out,
+        1,
+        "s17 enumerate: error: cannot write no/dir/c.tsv: no directory no/dir (make it first",
+    );
+    assert_eq!(files_in(d), Vec::<String>::new());
+}

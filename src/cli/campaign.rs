@@ -23,10 +23,11 @@ use crate::grid::{Grid, Puzzle};
 use crate::output::{new_path, write_atomically};
 use crate::search::SearchConfig;
 
-use super::Outcome;
 use super::common::{
     GoalArgs, TablesArg, counted, counted_as, init_threads, load_tables, progress_bar, read_known,
 };
+use super::resumable::say_resuming;
+use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -229,6 +230,17 @@ fn read_plan(dir: &Path) -> anyhow::Result<Plan> {
     Ok(Plan::parse(&text, &path)?)
 }
 
+/// How `campaign run` stops and goes on: at once on Ctrl-C (its unit is
+/// checkpointed entry by entry), and a rerun of the unit continues.
+const STOP: interrupt::Stop = interrupt::Stop {
+    command: "campaign",
+    first: "the unit stops at once; what is checkpointed is kept",
+    resume: "the same `s17 campaign run DIR UNIT` continues",
+    unit: "entries",
+    one: "entry",
+    what: "results",
+};
+
 fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     init_threads(args.threads)?;
     let plan = read_plan(&args.dir)?;
@@ -245,15 +257,7 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     let ed = Ed::new();
     let todo = run.todo(&ed);
     if !quiet && run.done_before() > 0 {
-        let r = run.repair();
-        eprintln!(
-            "s17 campaign: resuming {name}: {} done ({} kept), {} to go; dropped {} of \
-             unfinished entries",
-            counted(r.kept_grids as u64, "entry"),
-            counted(r.kept_lines as u64, "puzzle"),
-            todo.len(),
-            counted(r.dropped_lines as u64, "line")
-        );
+        say_resuming(STOP, &name, run.repair(), todo.len(), "puzzle");
     }
     let exhauster = Exhauster::new(&ed, &tables, config).with_goal(plan.goal);
     let what = goal_description(&plan.goal);
@@ -261,7 +265,7 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     // Ctrl-C stops at once: the unit is checkpointed entry by entry.
     let (watched, before, planned) = (bar.clone(), unit.len() - todo.len() as u64, unit.len());
     let again = format!("s17 campaign run {} {}", args.dir.display(), unit.number);
-    super::interrupt::install_at_once("campaign", move || {
+    interrupt::install_at_once("campaign", move || {
         format!(
             "{} of {planned} entries checkpointed; `{again}` continues",
             before + watched.position()
@@ -355,6 +359,27 @@ fn slice_report(s: &Status) -> String {
 /// The status report (stdout), with the per-slice table if `slices`.
 fn report(dir: &Path, s: &Status, slices: bool) -> String {
     let mut out = String::new();
+    let w = &mut out;
+    report_totals(w, dir, s);
+    report_units(w, s);
+    if slices {
+        w.push_str(&slice_report(s));
+    }
+    let _ = writeln!(
+        w,
+        "{}",
+        if s.complete() {
+            "complete: every planned entry is checkpointed exactly once"
+        } else {
+            "incomplete"
+        }
+    );
+    out
+}
+
+/// The campaign's totals: its goal, units, entries, ED grids, puzzles and
+/// CPU time.
+fn report_totals(w: &mut String, dir: &Path, s: &Status) {
     let n = |state| s.in_state(state).len();
     let (planned, checkpointed) = (s.planned(), s.checkpointed());
     let grids: u64 = s.units.iter().map(|u| u.grids).sum();
@@ -365,7 +390,6 @@ fn report(dir: &Path, s: &Status, slices: bool) -> String {
     let mut puzzles: Vec<_> = s.units.iter().flat_map(|u| u.puzzles.iter()).collect();
     puzzles.sort();
     puzzles.dedup();
-    let w = &mut out;
     let _ = writeln!(
         w,
         "campaign {}: {}",
@@ -409,6 +433,11 @@ fn report(dir: &Path, s: &Status, slices: bool) -> String {
         hours(est_done),
         hours(est)
     );
+}
+
+/// The units that need attention: partial, not started, written by
+/// another build, and the problems found.
+fn report_units(w: &mut String, s: &Status) {
     for (state, what) in [
         (UnitState::Partial, "partial"),
         (UnitState::NotStarted, "not started"),
@@ -434,19 +463,6 @@ fn report(dir: &Path, s: &Status, slices: bool) -> String {
     for p in &s.problems {
         let _ = writeln!(w, "error: {p}");
     }
-    if slices {
-        w.push_str(&slice_report(s));
-    }
-    let _ = writeln!(
-        w,
-        "{}",
-        if s.complete() {
-            "complete: every planned entry is checkpointed exactly once"
-        } else {
-            "incomplete"
-        }
-    );
-    out
 }
 
 /// Before anything is written: `-o FILE` (or `FILE.new` with a known
@@ -552,7 +568,6 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
         );
     }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
-    let what = goal_description(&status.goal);
     let mut lower_bound = false;
     for slice in &merged.slices {
         let h = &slice.header;
@@ -584,34 +599,46 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
         eprintln!("s17 campaign merge: error: {e}");
     }
     if !quiet {
-        let flagged: u64 = merged.slices.iter().map(|s| s.header.flagged).sum();
-        let covered: u64 = merged.slices.iter().map(|s| s.header.covered).sum();
-        let mut summary = format!(
-            "s17 campaign merge: {what}: {flagged} grids flagged, {covered} covered, in {} flag files in {}",
-            merged.slices.len(),
-            dir.display()
-        );
-        if merged.outside > 0 {
-            let _ = write!(
-                summary,
-                "; {} more grids flagged whose hi visit is outside the campaign (in no file)",
-                merged.outside
-            );
-        }
-        if lower_bound {
-            summary += "; some grids' visits lie outside the campaign: where a grid is not covered, no flag is only a lower bound";
-        }
-        if !status.complete() {
-            let _ = write!(
-                summary,
-                "; partial: {} of {} entries checkpointed",
-                status.checkpointed(),
-                status.planned()
-            );
-        }
-        eprintln!("{summary}");
+        say_flags_merged(&merged, status, dir, lower_bound);
     }
     Ok(merged.errors.is_empty())
+}
+
+/// The summary of a flags merge (stderr): the grids flagged and covered
+/// in the files of `dir`, and what makes them partial or a lower bound.
+fn say_flags_merged(
+    merged: &campaign::flags::FlagMerge,
+    status: &Status,
+    dir: &Path,
+    lower_bound: bool,
+) {
+    let what = goal_description(&status.goal);
+    let flagged: u64 = merged.slices.iter().map(|s| s.header.flagged).sum();
+    let covered: u64 = merged.slices.iter().map(|s| s.header.covered).sum();
+    let mut summary = format!(
+        "s17 campaign merge: {what}: {flagged} grids flagged, {covered} covered, in {} flag files in {}",
+        merged.slices.len(),
+        dir.display()
+    );
+    if merged.outside > 0 {
+        let _ = write!(
+            summary,
+            "; {} more grids flagged whose hi visit is outside the campaign (in no file)",
+            merged.outside
+        );
+    }
+    if lower_bound {
+        summary += "; some grids' visits lie outside the campaign: where a grid is not covered, no flag is only a lower bound";
+    }
+    if !status.complete() {
+        let _ = write!(
+            summary,
+            "; partial: {} of {} entries checkpointed",
+            status.checkpointed(),
+            status.planned()
+        );
+    }
+    eprintln!("{summary}");
 }
 
 /// `s17 campaign flags FILE`: the flagged grids as `MINLEX_GRID<TAB>PUZZLE`

@@ -20,6 +20,7 @@ use crate::grid::{Grid, Puzzle};
 
 use super::common::{counted, init_threads};
 use super::input::{BadLines, LineSource, is_skippable_bytes, no_items};
+use super::resumable::Resumable;
 use super::{Outcome, interrupt};
 
 #[derive(clap::Args, Debug)]
@@ -273,7 +274,8 @@ const STOP: interrupt::Stop = interrupt::Stop {
     what: "counts",
 };
 
-/// Counts the slices into `output`, one line per slice as it finishes.
+/// Counts the slices into `output`, one line per slice as it finishes
+/// (a resumable run: `cli::resumable`).
 fn count_slices(
     ed: &Ed,
     slices: Range<usize>,
@@ -282,6 +284,39 @@ fn count_slices(
     force: bool,
     quiet: bool,
 ) -> Outcome {
+    let run = Resumable {
+        stop: STOP,
+        output,
+        quiet,
+    };
+    run.check(&[])?;
+    let (done, mut file) = open_counts(output, resume, force)?;
+    let todo: Vec<usize> = slices.clone().filter(|k| !done.contains_key(k)).collect();
+    let before = slices.len() - todo.len();
+    let mut total: SliceCount = done.values().fold(SliceCount::default(), |mut a, b| {
+        a.merge(b);
+        a
+    });
+    let bar = run.start(todo.len(), &format!("{} ED grids", total.grids))?;
+    let start = Instant::now();
+    let (this_run, slices_done) = count_todo(ed, &todo, &mut file, &mut total, &bar)?;
+    drop(file);
+    run.end(&bar, before, slices_done, todo.len())?;
+    let all = counts::read(output)?;
+    counts::write(output, &all)?;
+    if !quiet {
+        say_counted(output, &all, &this_run, start.elapsed().as_secs_f64());
+    }
+    Ok(true)
+}
+
+/// The counts file at `output` opened: the slices counted before (with
+/// `resume`; none with `force` or a new file) and the file to append to.
+fn open_counts(
+    output: &Path,
+    resume: bool,
+    force: bool,
+) -> anyhow::Result<(BTreeMap<usize, SliceCount>, Appender)> {
     let done = if output.exists() {
         if resume {
             counts::read(output)?
@@ -296,43 +331,29 @@ fn count_slices(
     } else {
         BTreeMap::new()
     };
-    let mut file = if done.is_empty() {
+    let file = if done.is_empty() {
         Appender::create(output)?
     } else {
         Appender::append_to(output)?
     };
-    let todo: Vec<usize> = slices.clone().filter(|k| !done.contains_key(k)).collect();
-    interrupt::install(STOP, quiet)?;
-    let bar = if quiet {
-        ProgressBar::hidden()
-    } else {
-        let bar =
-            ProgressBar::with_draw_target(Some(slices.len() as u64), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {pos}/{len} slices, {msg}, ETA {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_position((slices.len() - todo.len()) as u64);
-        bar.reset_eta();
-        bar.enable_steady_tick(Duration::from_millis(1000));
-        bar
-    };
-    let start = Instant::now();
-    let mut total: SliceCount = done.values().fold(SliceCount::default(), |mut a, b| {
-        a.merge(b);
-        a
-    });
+    Ok((done, file))
+}
+
+/// Counts the slices of `todo` in turn, each written to `file` whole (a
+/// slice with a Ctrl-C before its end is dropped); `total` goes on from
+/// the slices counted before. Returns this run's count and its slices.
+fn count_todo(
+    ed: &Ed,
+    todo: &[usize],
+    file: &mut Appender,
+    total: &mut SliceCount,
+    bar: &ProgressBar,
+) -> anyhow::Result<(SliceCount, u64)> {
     let mut this_run = SliceCount::default();
-    interrupt::show_on(&bar);
-    let (before, left) = (slices.len() - todo.len(), todo.len());
     let mut slices_done = 0;
-    for k in todo {
+    for &k in todo {
         let slice_start = Instant::now();
         let count = count_slice(ed, k, 0..u64::MAX, &ProgressBar::hidden());
-        // A slice with a Ctrl-C before its end is partial: not written.
         if interrupt::requested() {
             break;
         }
@@ -350,34 +371,36 @@ fn count_slices(
         bar.inc(1);
         bar.set_message(format!("{} ED grids", total.grids));
     }
-    drop(file);
-    interrupt::check(STOP, before, slices_done, left, output)?;
-    bar.finish_and_clear();
-    let all = counts::read(output)?;
-    counts::write(output, &all)?;
+    Ok((this_run, slices_done))
+}
+
+/// The summary of a count (stderr): the file's slices in all, then this
+/// run's, in `seconds`.
+fn say_counted(
+    output: &Path,
+    all: &BTreeMap<usize, SliceCount>,
+    this_run: &SliceCount,
+    seconds: f64,
+) {
     let mut sum = SliceCount::default();
     for c in all.values() {
         sum.merge(c);
     }
-    if !quiet {
-        let seconds = start.elapsed().as_secs_f64();
-        eprintln!(
-            "s17 enumerate: {} in {}: {}, {} ({})",
-            counted(all.len() as u64, "slice"),
-            output.display(),
-            counted(sum.entries, "entry"),
-            counted(sum.grids, "ED grid"),
-            sum.split_text(),
-        );
-        eprintln!(
-            "s17 enumerate: this run: {}, {} in {seconds:.1} s ({:.0} grids/s on {})",
-            counted(this_run.entries, "entry"),
-            counted(this_run.grids, "ED grid"),
-            this_run.grids as f64 / seconds.max(1e-9),
-            counted(rayon::current_num_threads() as u64, "thread")
-        );
-    }
-    Ok(true)
+    eprintln!(
+        "s17 enumerate: {} in {}: {}, {} ({})",
+        counted(all.len() as u64, "slice"),
+        output.display(),
+        counted(sum.entries, "entry"),
+        counted(sum.grids, "ED grid"),
+        sum.split_text(),
+    );
+    eprintln!(
+        "s17 enumerate: this run: {}, {} in {seconds:.1} s ({:.0} grids/s on {})",
+        counted(this_run.entries, "entry"),
+        counted(this_run.grids, "ED grid"),
+        this_run.grids as f64 / seconds.max(1e-9),
+        counted(rayon::current_num_threads() as u64, "thread")
+    );
 }
 
 /// `--which`: the visits of each line's grid, or the one visit of each 17.

@@ -80,8 +80,9 @@ pub fn install(stop: Stop, quiet: bool) -> anyhow::Result<()> {
 }
 
 /// Installs the handler of a command that stops at once at the first
-/// signal (`search`, whose grids are not checkpointed, and `campaign
-/// run`, whose unit is, entry by entry): the bar cleared, one line
+/// signal (`search` and `validate` without `--checkpoint`, whose grids
+/// are not checkpointed, and `campaign run`, whose unit is, entry by
+/// entry): the bar cleared, one line
 /// `s17 COMMAND: interrupted: LINE` (what was done and how to go on, from
 /// `line` at that moment), exit [`EXIT_CODE`].
 pub fn install_at_once(

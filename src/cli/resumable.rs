@@ -11,7 +11,7 @@ use std::sync::Arc;
 use indicatif::ProgressBar;
 
 use crate::known::KnownSet;
-use crate::output::{OpenMode, Reconciled, ResultFiles, checkpoint_path, new_path};
+use crate::output::{OpenMode, Reconciled, Repair, ResultFiles, checkpoint_path, new_path};
 
 use super::common::{counted, counted_as, progress_bar, warn_untracked_new};
 use super::{Usage, interrupt};
@@ -125,38 +125,18 @@ impl Resumable<'_> {
         })
     }
 
-    /// The line of a resume (unless quiet): the pieces done and kept, the
-    /// pieces left, and what the repair dropped; `what` names one puzzle
-    /// ("17").
+    /// The line of a resume (unless quiet), naming the output: see
+    /// [`say_resuming`].
     pub fn say_resuming(&self, state: &Reconciled, todo: usize, what: &str) {
-        if self.quiet {
-            return;
+        if !self.quiet {
+            say_resuming(
+                self.stop,
+                &self.output.display().to_string(),
+                &state.repair,
+                todo,
+                what,
+            );
         }
-        let r = &state.repair;
-        let unit = self.stop.unit;
-        eprintln!(
-            "s17 {}: resuming {}: {} done ({} kept), {} to go; dropped {} of unfinished \
-             {unit}{}{}",
-            self.stop.command,
-            self.output.display(),
-            counted_as(r.kept_grids as u64, self.stop.one, unit),
-            counted(r.kept_lines as u64, what),
-            todo,
-            counted(r.dropped_lines as u64, "line"),
-            if r.partial_output {
-                ", a partial last line"
-            } else {
-                ""
-            },
-            if r.dropped_entries > 0 {
-                format!(
-                    ", {}",
-                    counted(r.dropped_entries as u64, "checkpoint entry")
-                )
-            } else {
-                String::new()
-            },
-        );
     }
 
     /// Installs the Ctrl-C handler, then shows the progress bar of `todo`
@@ -182,4 +162,33 @@ impl Resumable<'_> {
         bar.finish_and_clear();
         Ok(())
     }
+}
+
+/// The line of a resume of `name` (an output, or `campaign run`'s unit):
+/// the pieces done and kept, the `todo` pieces left, and what the repair
+/// dropped; `what` names one puzzle ("17").
+pub fn say_resuming(stop: interrupt::Stop, name: &str, r: &Repair, todo: usize, what: &str) {
+    let unit = stop.unit;
+    eprintln!(
+        "s17 {}: resuming {name}: {} done ({} kept), {} to go; dropped {} of unfinished \
+         {unit}{}{}",
+        stop.command,
+        counted_as(r.kept_grids as u64, stop.one, unit),
+        counted(r.kept_lines as u64, what),
+        todo,
+        counted(r.dropped_lines as u64, "line"),
+        if r.partial_output {
+            ", a partial last line"
+        } else {
+            ""
+        },
+        if r.dropped_entries > 0 {
+            format!(
+                ", {}",
+                counted(r.dropped_entries as u64, "checkpoint entry")
+            )
+        } else {
+            String::new()
+        },
+    );
 }

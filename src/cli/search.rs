@@ -217,27 +217,57 @@ pub fn format_stats(s: &Stats) -> String {
     )
 }
 
-/// The stage counters of [`format_stats`], without the times.
+/// The stage counters of [`format_stats`], without the times: each
+/// printed name of [`Stats::COUNTERS`] and its count.
 pub(super) fn format_counters(s: &Stats) -> String {
-    format!(
-        "ua12 {} guas {} steps {} dead {} xy {} survivors {} band3_dead {} extra_dead {} gua_dead {} b12checks {} valid_xy {} fresh_ua12 {} \
-         band3 {} final {} fresh_ua {} shared_gua {} found {}",
-        s.ua12,
-        s.guas,
-        s.steps,
-        s.dead_steps,
-        s.xy_tested,
-        s.survivors,
-        s.band3_dead,
-        s.extra_dead,
-        s.gua_dead,
-        s.bands12_checks,
-        s.valid_xy,
-        s.fresh_ua12,
-        s.band3_candidates,
-        s.final_checks,
-        s.fresh_uas,
-        s.shared_guas,
-        s.found,
-    )
+    let mut line = String::new();
+    for (name, count) in Stats::COUNTERS {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&format!("{name} {}", count(s)));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counters line as it was printed before [`Stats::COUNTERS`]:
+    /// each field under its old name, in the old order.
+    #[test]
+    fn counters_print_under_their_old_names_in_the_old_order() {
+        let s = Stats {
+            ua12: 1,
+            guas: 2,
+            steps: 3,
+            dead_steps: 4,
+            xy_tested: 5,
+            survivors: 6,
+            band3_dead: 7,
+            extra_dead: 8,
+            gua_dead: 9,
+            bands12_checks: 10,
+            valid_xy: 11,
+            fresh_ua12: 12,
+            band3_candidates: 13,
+            final_checks: 14,
+            fresh_uas: 15,
+            shared_guas: 16,
+            found: 17,
+            non_minimal: 18,
+            ..Stats::default()
+        };
+        assert_eq!(
+            format_counters(&s),
+            "ua12 1 guas 2 steps 3 dead 4 xy 5 survivors 6 band3_dead 7 extra_dead 8 \
+             gua_dead 9 b12checks 10 valid_xy 11 fresh_ua12 12 band3 13 final 14 \
+             fresh_ua 15 shared_gua 16 found 17"
+        );
+        let mut sum = s;
+        sum += s;
+        assert_eq!(sum.non_minimal, 36);
+        assert_eq!(sum.since(&s), s);
+    }
 }

@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::Context;
+use indicatif::ProgressBar;
 
 use crate::generate::random_grid;
 use crate::grid::{Grid, Puzzle};
@@ -131,28 +132,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     init_threads(args.threads)?;
     let span = tracing::info_span!("tune");
     let _enter = span.enter();
-    let mut good = true;
-    let grids: Vec<(usize, Grid)> = match (&args.input, args.random) {
-        (Some(path), _) => {
-            let catalogue = GridFile::read(path, Part::WHOLE).context("cannot read the grids")?;
-            if catalogue.total_entries == 0 {
-                return Err(no_items("grid", &path.display().to_string()));
-            }
-            let mut bad = BadLines::new("tune");
-            for (line, err) in catalogue.bad_lines() {
-                bad.report(format_args!("{}: line {line}: {err}", path.display()));
-            }
-            bad.finish();
-            good = bad.count() == 0;
-            catalogue.grids().collect()
-        }
-        (None, n) => {
-            let mut rng = fastrand::Rng::with_seed(args.seed);
-            (1..=n.unwrap_or(0))
-                .map(|i| (i, random_grid(&mut rng)))
-                .collect()
-        }
-    };
+    let (grids, good_lines) = read_grids(&args)?;
     anyhow::ensure!(!grids.is_empty(), "no grid to search");
     let configs = args.values.configs()?;
 
@@ -170,39 +150,93 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     );
     let mut rows = Vec::new();
     for config in configs {
-        let span = tracing::info_span!("combination", ?config);
-        let _enter = span.enter();
         let searcher = Searcher::new(&catalogue, &tables, config).with_goal(goal);
-        let found = Mutex::new(BTreeMap::new());
-        let start = Instant::now();
-        let totals = scan(
-            &grids,
-            None,
-            None,
-            |grid| searcher.search(grid),
-            |index, result| {
-                found
-                    .lock()
-                    .expect("no panic")
-                    .insert(index, result.puzzles.clone());
-                bar.inc(1);
-            },
-        )?;
-        let wall = start.elapsed().as_secs_f64();
-        rows.push(Row {
-            config,
-            wall,
-            totals,
-            found: found.into_inner().expect("no panic"),
-        });
+        rows.push(search_combination(&searcher, config, &grids, &bar)?);
     }
     bar.finish_and_clear();
 
+    let same = all_agree(&rows, &grids, &what);
+    rows.sort_by(|a, b| a.wall.total_cmp(&b.wall));
+    print_table(&rows, &what)?;
+    if !quiet {
+        eprintln!(
+            "s17 tune: {} grids, {} combinations",
+            grids.len(),
+            rows.len()
+        );
+    }
+    Ok(good_lines && same)
+}
+
+/// The grids of `--input` (its bad lines reported; false when there
+/// were any) or `--random N`.
+fn read_grids(args: &Args) -> anyhow::Result<(Vec<(usize, Grid)>, bool)> {
+    match (&args.input, args.random) {
+        (Some(path), _) => {
+            let catalogue = GridFile::read(path, Part::WHOLE).context("cannot read the grids")?;
+            if catalogue.total_entries == 0 {
+                return Err(no_items("grid", &path.display().to_string()));
+            }
+            let mut bad = BadLines::new("tune");
+            for (line, err) in catalogue.bad_lines() {
+                bad.report(format_args!("{}: line {line}: {err}", path.display()));
+            }
+            bad.finish();
+            Ok((catalogue.grids().collect(), bad.count() == 0))
+        }
+        (None, n) => {
+            let mut rng = fastrand::Rng::with_seed(args.seed);
+            let grids = (1..=n.unwrap_or(0))
+                .map(|i| (i, random_grid(&mut rng)))
+                .collect();
+            Ok((grids, true))
+        }
+    }
+}
+
+/// The grids searched under one combination (`searcher`'s `config`):
+/// its row of the table.
+fn search_combination<B: AsRef<[u8]> + Sync>(
+    searcher: &Searcher<'_, B>,
+    config: SearchConfig,
+    grids: &[(usize, Grid)],
+    bar: &ProgressBar,
+) -> anyhow::Result<Row> {
+    let span = tracing::info_span!("combination", ?config);
+    let _enter = span.enter();
+    let found = Mutex::new(BTreeMap::new());
+    let start = Instant::now();
+    let totals = scan(
+        grids,
+        None,
+        None,
+        |grid| searcher.search(grid),
+        |index, result| {
+            found
+                .lock()
+                .expect("no panic")
+                .insert(index, result.puzzles.clone());
+            bar.inc(1);
+        },
+    )?;
+    let wall = start.elapsed().as_secs_f64();
+    Ok(Row {
+        config,
+        wall,
+        totals,
+        found: found.into_inner().expect("no panic"),
+    })
+}
+
+/// True when every combination found the puzzles of the first; each
+/// grid where one did not is named (stderr).
+fn all_agree(rows: &[Row], grids: &[(usize, Grid)], what: &str) -> bool {
+    let mut same = true;
     for row in &rows[1..] {
         for (index, puzzles) in &row.found {
             let reference = &rows[0].found[index];
             if puzzles != reference {
-                good = false;
+                same = false;
                 eprintln!(
                     "s17 tune: {} found {} {what} on grid {index} ({}), {} found {}",
                     describe(&row.config),
@@ -218,7 +252,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             }
         }
     }
-    rows.sort_by(|a, b| a.wall.total_cmp(&b.wall));
+    same
+}
+
+/// The table (stdout), one line per combination in the order of `rows`.
+fn print_table(rows: &[Row], what: &str) -> std::io::Result<()> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     for option in &TUNING_OPTIONS {
         write!(out, "{:>w$} ", column(option), w = width(option))?;
@@ -228,7 +266,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         "{:>9} {:>12} {:>14} {:>11} {:>12} {:>5}",
         "total_s", "cpu_per_grid", "xy_tested", "survivors", "final_checks", what
     )?;
-    for row in &rows {
+    for row in rows {
         let (c, s) = (&row.config, &row.totals.stats);
         for option in &TUNING_OPTIONS {
             write!(out, "{:>w$} ", (option.get)(c), w = width(option))?;
@@ -244,15 +282,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             row.totals.puzzles
         )?;
     }
-    out.flush()?;
-    if !quiet {
-        eprintln!(
-            "s17 tune: {} grids, {} combinations",
-            grids.len(),
-            rows.len()
-        );
-    }
-    Ok(good)
+    out.flush()
 }
 
 /// An option's column heading: its field name.

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -298,8 +298,9 @@ fn open_checkpoint(
 }
 
 /// Compares the grids done before with the list, then searches `todo`
-/// (Ctrl-C stops it when there is a checkpoint to go on from), comparing
-/// each grid as it ends and keeping its time.
+/// (Ctrl-C stops it after the grids in progress when there is a
+/// checkpoint to go on from, at once without), comparing each grid as it
+/// ends and keeping its time.
 #[allow(clippy::too_many_arguments)]
 fn search_grids(
     args: &Args,
@@ -352,9 +353,13 @@ fn search_grids(
         .checkpoint
         .as_deref()
         .map(|path| checkpoint_run(path, quiet));
+    let compared = Arc::new(AtomicUsize::new(0));
     let bar = match &run {
         Some(run) => run.start(todo.len(), "0 17s")?,
-        None => progress_bar(todo.len() as u64, quiet, "grids", "0 17s"),
+        None => {
+            stop_at_once(Arc::clone(&compared), todo.len())?;
+            progress_bar(todo.len() as u64, quiet, "grids", "0 17s")
+        }
     };
     let totals = scan(
         todo,
@@ -366,6 +371,7 @@ fn search_grids(
             let found = report.lock().expect("no panic").found as u64;
             bar.set_message(counted(found, "17"));
             bar.inc(1);
+            compared.fetch_add(1, Ordering::SeqCst);
         },
     )?;
     match &run {
@@ -373,6 +379,21 @@ fn search_grids(
         None => bar.finish_and_clear(),
     }
     Ok(totals)
+}
+
+/// Without `--checkpoint`, Ctrl-C stops at once (nothing is kept to go
+/// on from), saying how many of the `todo` grids were searched and
+/// compared (`compared`, their lines printed) and how to make a run that
+/// resumes.
+fn stop_at_once(compared: Arc<AtomicUsize>, todo: usize) -> anyhow::Result<()> {
+    interrupt::install_at_once("validate", move || {
+        format!(
+            "{} of {} searched and compared with the list (their lines printed); nothing is \
+             kept: with --checkpoint FILE a validation goes on from where it stopped",
+            compared.load(Ordering::SeqCst),
+            counted(todo as u64, "grid")
+        )
+    })
 }
 
 /// The lines after the summary: the comparison with the list, and the

@@ -38,99 +38,112 @@ pub use options::{ConfigError, SearchConfig, TUNING_OPTIONS, TuningOption};
 pub use runner::{Row, RunState, SetCache, Sharing};
 pub use sets::{BandSets, GridSets};
 
-/// Stage counters of a search, merged with `+=`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// UA12 harvested (minimal, inside bands 1+2, spanning both bands).
-    pub ua12: u64,
-    /// GUAs harvested (including band-3 UAs).
-    pub guas: u64,
-    /// 2X2Y steps (pairs of slices) visited.
-    pub steps: u64,
-    /// Steps skipped because a UA became empty.
-    pub dead_steps: u64,
-    /// XY pairs tested in the inner loop.
-    pub xy_tested: u64,
-    /// XY pairs that hit every kept UA.
-    pub survivors: u64,
-    /// Survivors killed because band 3 cannot hit the open sockets (the
-    /// GUAs with bits in the step).
-    pub band3_dead: u64,
-    /// Survivors killed by a UA beyond the step's bit vectors.
-    pub extra_dead: u64,
-    /// Survivors killed because band 3 cannot hit the band-3 parts of all
-    /// the GUAs they miss (the whole GUA list).
-    pub gua_dead: u64,
-    /// Survivors that also passed the extra UAs and went to the solver.
-    pub bands12_checks: u64,
-    /// XY valid for bands 1+2.
-    pub valid_xy: u64,
-    /// Fresh UA12 found by failed bands-1+2 checks.
-    pub fresh_ua12: u64,
-    /// Band-3 clue sets that hit every required set.
-    pub band3_candidates: u64,
-    /// Full uniqueness checks.
-    pub final_checks: u64,
-    /// Fresh UAs found by failed final checks.
-    pub fresh_uas: u64,
-    /// Fresh GUAs handed to the other bands 3 of a catalogue entry
-    /// (`s17 exhaust`).
-    pub shared_guas: u64,
-    /// Puzzles found (kept: minimal ones, or every valid one with
-    /// [`Goal::non_minimal`]).
-    pub found: u64,
-    /// Valid puzzles dropped because a clue can be removed (N > 17).
-    pub non_minimal: u64,
-    /// Time in the harvest.
-    pub harvest_time: Duration,
-    /// Time in the whole search (wall).
-    pub total_time: Duration,
-    /// CPU time of the harvest and the rows, summed over the threads that
-    /// ran them ([`ThreadClock`]): unlike the wall times, not inflated by a
-    /// loaded machine or a paused process.
-    pub cpu_time: Duration,
+/// Defines [`Stats`] from one list of its counters, each with the name it
+/// is printed under (`s17 search --stats`, `s17 exhaust --stats`): the
+/// struct's fields, [`Stats::COUNTERS`] (the printed ones, in order) and
+/// `combine`. Adding a counter is one line here. The `unprinted` ones are
+/// merged like the others but left out of [`Stats::COUNTERS`] (the CLI
+/// prints `non_minimal` on its own).
+macro_rules! stage_counters {
+    (
+        printed { $( $(#[$doc:meta])* $field:ident => $name:literal, )* }
+        unprinted { $( $(#[$udoc:meta])* $ufield:ident, )* }
+    ) => {
+        /// Stage counters of a search, merged with `+=`.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Stats {
+            $(
+                $(#[$doc])*
+                #[doc = concat!("\n\nPrinted as `", $name, "`.")]
+                pub $field: u64,
+            )*
+            $( $(#[$udoc])* pub $ufield: u64, )*
+            /// Time in the harvest.
+            pub harvest_time: Duration,
+            /// Time in the whole search (wall).
+            pub total_time: Duration,
+            /// CPU time of the harvest and the rows, summed over the threads that
+            /// ran them ([`ThreadClock`]): unlike the wall times, not inflated by a
+            /// loaded machine or a paused process.
+            pub cpu_time: Duration,
+        }
+
+        impl Stats {
+            /// The printed stage counters in the order they are printed:
+            /// (printed name, the counter).
+            pub const COUNTERS: &[(&str, fn(&Stats) -> u64)] =
+                &[ $( ($name, |s: &Stats| s.$field), )* ];
+
+            /// Each counter and time of `self` combined with its twin in `o`.
+            fn combine(
+                &mut self,
+                o: &Stats,
+                count: fn(u64, u64) -> u64,
+                time: fn(Duration, Duration) -> Duration,
+            ) {
+                $( self.$field = count(self.$field, o.$field); )*
+                $( self.$ufield = count(self.$ufield, o.$ufield); )*
+                for (mine, theirs) in [
+                    (&mut self.harvest_time, o.harvest_time),
+                    (&mut self.total_time, o.total_time),
+                    (&mut self.cpu_time, o.cpu_time),
+                ] {
+                    *mine = time(*mine, theirs);
+                }
+            }
+        }
+    };
+}
+
+stage_counters! {
+    printed {
+        /// UA12 harvested (minimal, inside bands 1+2, spanning both bands).
+        ua12 => "ua12",
+        /// GUAs harvested (including band-3 UAs).
+        guas => "guas",
+        /// 2X2Y steps (pairs of slices) visited.
+        steps => "steps",
+        /// Steps skipped because a UA became empty.
+        dead_steps => "dead",
+        /// XY pairs tested in the inner loop.
+        xy_tested => "xy",
+        /// XY pairs that hit every kept UA.
+        survivors => "survivors",
+        /// Survivors killed because band 3 cannot hit the open sockets (the
+        /// GUAs with bits in the step).
+        band3_dead => "band3_dead",
+        /// Survivors killed by a UA beyond the step's bit vectors.
+        extra_dead => "extra_dead",
+        /// Survivors killed because band 3 cannot hit the band-3 parts of all
+        /// the GUAs they miss (the whole GUA list).
+        gua_dead => "gua_dead",
+        /// Survivors that also passed the extra UAs and went to the solver.
+        bands12_checks => "b12checks",
+        /// XY valid for bands 1+2.
+        valid_xy => "valid_xy",
+        /// Fresh UA12 found by failed bands-1+2 checks.
+        fresh_ua12 => "fresh_ua12",
+        /// Band-3 clue sets that hit every required set.
+        band3_candidates => "band3",
+        /// Full uniqueness checks.
+        final_checks => "final",
+        /// Fresh UAs found by failed final checks.
+        fresh_uas => "fresh_ua",
+        /// Fresh GUAs handed to the other bands 3 of a catalogue entry
+        /// (`s17 exhaust`).
+        shared_guas => "shared_gua",
+        /// Puzzles found (kept: minimal ones, or every valid one with
+        /// [`Goal::non_minimal`]).
+        found => "found",
+    }
+    unprinted {
+        /// Valid puzzles dropped because a clue can be removed (N > 17);
+        /// printed as `non_minimal` on the per-row lines of `search --stats`.
+        non_minimal,
+    }
 }
 
 impl Stats {
-    /// Each counter and time of `self` combined with its twin in `o`.
-    fn combine(
-        &mut self,
-        o: &Stats,
-        count: fn(u64, u64) -> u64,
-        time: fn(Duration, Duration) -> Duration,
-    ) {
-        let counts = [
-            (&mut self.ua12, o.ua12),
-            (&mut self.guas, o.guas),
-            (&mut self.steps, o.steps),
-            (&mut self.dead_steps, o.dead_steps),
-            (&mut self.xy_tested, o.xy_tested),
-            (&mut self.survivors, o.survivors),
-            (&mut self.band3_dead, o.band3_dead),
-            (&mut self.extra_dead, o.extra_dead),
-            (&mut self.gua_dead, o.gua_dead),
-            (&mut self.bands12_checks, o.bands12_checks),
-            (&mut self.valid_xy, o.valid_xy),
-            (&mut self.fresh_ua12, o.fresh_ua12),
-            (&mut self.band3_candidates, o.band3_candidates),
-            (&mut self.final_checks, o.final_checks),
-            (&mut self.fresh_uas, o.fresh_uas),
-            (&mut self.shared_guas, o.shared_guas),
-            (&mut self.found, o.found),
-            (&mut self.non_minimal, o.non_minimal),
-        ];
-        for (mine, theirs) in counts {
-            *mine = count(*mine, theirs);
-        }
-        for (mine, theirs) in [
-            (&mut self.harvest_time, o.harvest_time),
-            (&mut self.total_time, o.total_time),
-            (&mut self.cpu_time, o.cpu_time),
-        ] {
-            *mine = time(*mine, theirs);
-        }
-    }
-
     /// The counts and times since `before` (an earlier reading of the same
     /// counters).
     pub fn since(&self, before: &Stats) -> Stats {
