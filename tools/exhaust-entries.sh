@@ -28,7 +28,7 @@ for ke in 78:1900000 36:1600000 292:2300000 114:2700000 86:2200000 \
     # "(T s CPU per grid" (older builds: "(T s per grid"), or for an entry
     # with no ED grid of its own "(T s CPU, ... no ED grid" (older builds
     # printed its time as the time per grid).
-    per=$(echo "$line" | grep -oE "\([0-9.]* s (CPU )?per grid|\([0-9.]* s CPU," | tr -d '(' | cut -d' ' -f1)
+    per=$(echo "$line" | grep -oE "\([0-9.]* s (CPU )?per (ED )?grid|\([0-9.]* s CPU," | tr -d '(' | cut -d' ' -f1)
     [ "$grids" = 0 ] && grids=1
     sum=$(echo "$sum + $grids * $per" | bc -l)
     [ -n "${V:-}" ] && echo "slice $k entry $e: $grids grids, $per s per grid"
