@@ -31,6 +31,13 @@ const SAMPLE_17S: [&str; 3] = [
     "8\t3................1.....2.3..7..1...4....5.....26....7.14...8...5.............6.2.",
 ];
 
+/// The minlex form of the one grid of the flag example (grid 4 of `s17
+/// generate -n 6 --seed 44`: its visits are 324:1464944 (hi), 324:304187
+/// (mid) and 328:264978 (lo)); it has a minimal 18 (`search --clues 18
+/// --first` and sk_is18 agree).
+const FLAG_GRID: &str =
+    "123456789456789123798132564237594618569813247841627395314278956675941832982365471";
+
 /// The 17 of catalogue entry 1,683,769 of slice 331, in minlex form.
 const ENTRY_17: &str =
     "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
@@ -144,6 +151,56 @@ const CHECKS: &[(&str, Check)] = &[
                 stdout(out)
             );
             assert_eq!(read(&dir.join("cat/units.tsv")).lines().count(), 2 + 12_191);
+        },
+    ),
+    (
+        "s17 campaign plan --slices 324:1464944..1464945,324:304187..304188,328:264978..264979 --clues 18 --first --unit-hours 12 -o is18",
+        |out, dir| {
+            assert!(
+                stdout(out).contains("18s (minimal), first per visit: 3 units, "),
+                "{}",
+                stdout(out)
+            );
+            assert!(read(&dir.join("is18/units.tsv")).contains(" clues=18 first "));
+        },
+    ),
+    (
+        "for unit in 0 1 2; do s17 campaign run is18 $unit --threads 1; done",
+        |out, _| {
+            let err = stderr(out);
+            assert_eq!(err.matches("1 of 1 entries done").count(), 3, "{err}");
+        },
+    ),
+    ("s17 campaign merge is18 -o is18-flags", |out, dir| {
+        let err = stderr(out);
+        assert!(
+            err.contains("slice 324: 1 grid covered, 1 flagged"),
+            "{err}"
+        );
+        assert!(dir.join("is18-flags/slice-324.s17f").is_file());
+    }),
+    ("s17 campaign flags is18-flags/slice-324.s17f", |out, _| {
+        let lines = stdout_lines(out);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        let (grid, puzzle) = lines[0].split_once('\t').expect("GRID<TAB>PUZZLE");
+        assert_eq!(grid, FLAG_GRID);
+        assert_puzzle_of(puzzle, FLAG_GRID, 18);
+    }),
+    (
+        "s17 campaign plan --slices all --clues 18 --first --unit-hours 12 -o is18-all",
+        |out, dir| {
+            assert!(
+                stdout(out).starts_with(
+                    "s17 campaign plan: 18s (minimal), first per visit: 156707 units, 1877787 \
+                     core-hours estimated for 986727817 entries"
+                ),
+                "{}",
+                stdout(out)
+            );
+            assert_eq!(
+                read(&dir.join("is18-all/units.tsv")).lines().count(),
+                2 + 156_707
+            );
         },
     ),
 ];

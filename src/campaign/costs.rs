@@ -27,11 +27,13 @@ pub const FLOOR_SECONDS: f64 = 0.01;
 const COMMITTED: &str = include_str!("../../data/ed-costs.tsv");
 
 /// The committed cost tables of goals other than 17s, by file name
-/// ([`table_name`]). Add `("data/ed-costs-18-first.tsv",
-/// include_str!("../../data/ed-costs-18-first.tsv"))` here once the file
-/// is made from an estimate run (`s17 exhaust --estimate 4 --clues 18
-/// --first`, then `tools/ed-costs.sh`).
-pub const GOAL_TABLES: &[(&str, &str)] = &[];
+/// ([`table_name`]), each made from an estimate run (`s17 exhaust
+/// --estimate N --clues 18 --first`, then `tools/ed-costs.sh`). A table
+/// for another goal is added here the same way.
+pub const GOAL_TABLES: &[(&str, &str)] = &[(
+    "data/ed-costs-18-first.tsv",
+    include_str!("../../data/ed-costs-18-first.tsv"),
+)];
 
 /// The file name of the cost table of a goal: `data/ed-costs.tsv` for 17s,
 /// else `data/ed-costs-N.tsv` or, first per visit, `data/ed-costs-N-first.tsv`
@@ -190,16 +192,45 @@ mod tests {
     }
 
     #[test]
-    fn goals_other_than_17s_need_their_own_table() {
-        let goal = Goal {
+    fn every_goal_table_has_every_slice_and_its_own_source() {
+        assert!(!GOAL_TABLES.is_empty());
+        for (name, text) in GOAL_TABLES {
+            let t = CostTable::parse(text, Path::new(name)).unwrap();
+            assert_eq!(t.slices.len(), SLICES, "{name}");
+            let entries: u64 = t.slices.iter().map(|s| s.entries).sum();
+            let grids: u64 = t.slices.iter().map(|s| s.grids).sum();
+            assert_eq!((entries, grids), (986_727_817, 5_472_730_538), "{name}");
+            assert!(
+                t.source.contains("exhaust-estimate"),
+                "{name}: {}",
+                t.source
+            );
+            assert_ne!(t.source, CostTable::committed().source, "{name}");
+        }
+        let first18 = Goal {
             clues: 18,
             first: true,
             non_minimal: false,
         };
-        let err = CostTable::for_goal(&goal).unwrap_err().to_string();
-        assert!(err.contains("data/ed-costs-18-first.tsv"), "{err}");
         assert!(
-            err.contains("s17 exhaust --estimate 4 --threads 1 --clues 18 --first"),
+            CostTable::for_goal(&first18)
+                .unwrap()
+                .source
+                .contains("clues18-first")
+        );
+    }
+
+    #[test]
+    fn goals_other_than_17s_need_their_own_table() {
+        let goal = Goal {
+            clues: 19,
+            first: true,
+            non_minimal: false,
+        };
+        let err = CostTable::for_goal(&goal).unwrap_err().to_string();
+        assert!(err.contains("data/ed-costs-19-first.tsv"), "{err}");
+        assert!(
+            err.contains("s17 exhaust --estimate 4 --threads 1 --clues 19 --first"),
             "{err}"
         );
         let first17 = Goal {

@@ -579,15 +579,20 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
         lower_bound |= h.covered < h.searched;
         if !quiet {
             eprintln!(
-                "s17 campaign merge: slice {}: {} grids covered, {} flagged, into {}{}",
+                "s17 campaign merge: slice {}: {} covered, {} flagged, into {}{}",
                 h.slice,
-                h.covered,
+                counted(h.covered, "grid"),
                 h.flagged,
                 path.display(),
                 if h.covered < h.searched {
                     format!(
-                        " ({} grids with their hi visit here have a visit outside the campaign: their flag is a lower bound)",
-                        h.searched - h.covered
+                        " ({} whose hi visit is here {} a visit outside the campaign: their flag is a lower bound)",
+                        counted(h.searched - h.covered, "grid"),
+                        if h.searched - h.covered == 1 {
+                            "has"
+                        } else {
+                            "have"
+                        }
                     )
                 } else {
                     String::new()
@@ -616,15 +621,16 @@ fn say_flags_merged(
     let flagged: u64 = merged.slices.iter().map(|s| s.header.flagged).sum();
     let covered: u64 = merged.slices.iter().map(|s| s.header.covered).sum();
     let mut summary = format!(
-        "s17 campaign merge: {what}: {flagged} grids flagged, {covered} covered, in {} flag files in {}",
-        merged.slices.len(),
+        "s17 campaign merge: {what}: {} flagged, {covered} covered, in {} in {}",
+        counted(flagged, "grid"),
+        counted(merged.slices.len() as u64, "flag file"),
         dir.display()
     );
     if merged.outside > 0 {
         let _ = write!(
             summary,
-            "; {} more grids flagged whose hi visit is outside the campaign (in no file)",
-            merged.outside
+            "; also {} flagged whose hi visit is outside the campaign (in no file)",
+            counted(merged.outside, "grid")
         );
     }
     if lower_bound {
