@@ -190,21 +190,10 @@ impl<'f> EntryRecorder<'f> {
     }
 }
 
-/// The goal as the words of a checkpoint header or a campaign's plan:
-/// nothing for the default (every 17), else ` clues=N`, then ` first` and
-/// ` non-minimal` when set.
+/// The goal as the words of a checkpoint header or a campaign's plan
+/// ([`Goal::header_words`]).
 pub fn goal_words(goal: &Goal) -> String {
-    let mut words = String::new();
-    if *goal != Goal::default() {
-        words += &format!(" clues={}", goal.clues);
-        if goal.first {
-            words += " first";
-        }
-        if goal.non_minimal {
-            words += " non-minimal";
-        }
-    }
-    words
+    goal.header_words()
 }
 
 impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {

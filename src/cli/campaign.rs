@@ -531,17 +531,23 @@ fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
                 new_path(&args.output).display()
             );
         }
-        if !status.complete() {
-            let _ = write!(
-                summary,
-                "; partial: {} of {} entries checkpointed",
-                status.checkpointed(),
-                status.planned()
-            );
-        }
+        summary += &partial_note(&status);
         eprintln!("{summary}");
     }
     Ok(true)
+}
+
+/// What a merge of an incomplete campaign (`--partial`) says of it.
+fn partial_note(status: &Status) -> String {
+    if status.complete() {
+        String::new()
+    } else {
+        format!(
+            "; partial: {} of {} entries checkpointed",
+            status.checkpointed(),
+            status.planned()
+        )
+    }
 }
 
 /// `merge` of a `--first` campaign: a flag file per slice searched into
@@ -636,14 +642,7 @@ fn say_flags_merged(
     if lower_bound {
         summary += "; some grids' visits lie outside the campaign: where a grid is not covered, no flag is only a lower bound";
     }
-    if !status.complete() {
-        let _ = write!(
-            summary,
-            "; partial: {} of {} entries checkpointed",
-            status.checkpointed(),
-            status.planned()
-        );
-    }
+    summary += &partial_note(status);
     eprintln!("{summary}");
 }
 

@@ -257,17 +257,7 @@ fn read_input(args: &Args, grids: &Path) -> anyhow::Result<Option<Input>> {
 /// before `--clues` came), so the checkpoints of older builds resume; then
 /// ` clues=N`, ` first` and ` non-minimal` for another goal.
 fn header_detail(part: Part, goal: Goal) -> String {
-    let mut detail = format!("slice={part}");
-    if goal != Goal::default() {
-        detail += &format!(" clues={}", goal.clues);
-        if goal.first {
-            detail += " first";
-        }
-        if goal.non_minimal {
-            detail += " non-minimal";
-        }
-    }
-    detail
+    format!("slice={part}{}", goal.header_words())
 }
 
 /// The goal a checkpoint header of [`header_detail`] names.

@@ -190,6 +190,23 @@ impl Goal {
     pub fn checks_minimality(&self) -> bool {
         self.clues > plan::CLUES && !self.non_minimal
     }
+
+    /// The goal as the words of a checkpoint header or a campaign's plan:
+    /// nothing for the default (every 17), else ` clues=N`, then ` first`
+    /// and ` non-minimal` when set.
+    pub fn header_words(&self) -> String {
+        let mut words = String::new();
+        if *self != Goal::default() {
+            words += &format!(" clues={}", self.clues);
+            if self.first {
+                words += " first";
+            }
+            if self.non_minimal {
+                words += " non-minimal";
+            }
+        }
+        words
+    }
 }
 
 /// The result of searching one grid.
