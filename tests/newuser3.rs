@@ -273,21 +273,23 @@ fn validate_checkpoint_has_force_and_resume() {
 /// `campaign merge -o FILE` refuses an existing FILE without --force, as
 /// `scan`, `exhaust` and `enumerate` do, and an output that is its known
 /// list always.
+/// A campaign plan of slice 28 into `c` (the campaign tests' set-up).
+const PLAN_28: [&str; 8] = [
+    "campaign",
+    "plan",
+    "--slices",
+    "28",
+    "--unit-hours",
+    "1",
+    "-o",
+    "c",
+];
+
 #[test]
 fn campaign_merge_refuses_an_existing_output() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let plan = [
-        "campaign",
-        "plan",
-        "--slices",
-        "28",
-        "--unit-hours",
-        "1",
-        "-o",
-        "c",
-    ];
-    assert_eq!(s17(d, &plan).status.code(), Some(0));
+    assert_eq!(s17(d, &PLAN_28).status.code(), Some(0));
     std::fs::write(d.join("17s.txt"), "mine\n").unwrap();
     let out = s17(d, &["campaign", "merge", "c", "-o", "17s.txt"]);
     assert_exit(
@@ -395,17 +397,7 @@ fn every_command_answers() {
         2,
         "s17 campaign: error: --slices: \"999\": slice 999: slices are 0 to 415",
     );
-    let plan = [
-        "campaign",
-        "plan",
-        "--slices",
-        "28",
-        "--unit-hours",
-        "1",
-        "-o",
-        "c",
-    ];
-    assert_eq!(s17(d, &plan).status.code(), Some(0));
+    assert_eq!(s17(d, &PLAN_28).status.code(), Some(0));
     let out = s17(d, &["campaign", "run", "c", "99"]);
     assert_exit(
         &out,
