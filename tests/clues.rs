@@ -20,6 +20,7 @@
 //!   of each other's); so do tuning variants and the portable kernels.
 //! - **`--first`** prints one puzzle of the full search, and nothing
 //!   exactly when the full search prints nothing.
+//!   On grids holding 17s it answers by its first look around a 17.
 //! - **`scan --clues 18`** writes what `search --clues 18` prints, and
 //!   refuses to resume with other `--clues`, `--first` or `--non-minimal`.
 //!
@@ -604,6 +605,39 @@ fn first_prints_a_puzzle_of_the_full_search() {
             let full = search(grid, &ask);
             check_first(grid, &search(grid, &ask.clone().first()), &full);
         }
+    }
+}
+
+/// On grids holding 17s, `--clues 18 --first` answers by its first look
+/// around a 17 (one clue out, two in, or two out, three in; `--stats` says
+/// so), not by the full search: a look that never answered would leave
+/// [`first_prints_a_puzzle_of_the_full_search`] passing. What it prints is
+/// checked there (a puzzle of the full search) and by [`check_printed`].
+#[test]
+fn first_looks_around_a_17() {
+    for k in corpus() {
+        let mut args = vec!["search".to_string(), "--stats".to_string()];
+        args.extend(Ask::clues(18).first().flags());
+        args.push(k.grid.to_string());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = s17(&args, None, false);
+        let printed = stdout_lines(&out, "search --first --stats");
+        assert_eq!(printed.len(), 1, "{}: {printed:?}", k.grid);
+        let p = Puzzle::parse(&printed[0]).unwrap();
+        check_printed(&k.grid, &Ask::clues(18).first(), std::slice::from_ref(&p));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let look = stderr
+            .lines()
+            .find(|l| l.contains("first look: 17 search"))
+            .unwrap_or_else(|| panic!("{}: no first look in {stderr}", k.grid));
+        assert!(look.ends_with(", found"), "{}: {look}", k.grid);
+        // Around a known 17: all but one or two of its clues are kept.
+        let kept = k
+            .seventeens
+            .iter()
+            .map(|&m| (m & p.clue_mask()).count_ones())
+            .max();
+        assert!(matches!(kept, Some(15 | 16)), "{}: {p}", k.grid);
     }
 }
 

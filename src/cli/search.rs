@@ -201,6 +201,14 @@ fn print_result(
         for (rank, s) in &result.by_choice {
             eprintln!("grid {index} band3={rank:?}: {}", format_stats(s));
         }
+        if let Some(look) = &result.first_look {
+            eprintln!(
+                "grid {index} first look: 17 search {}; look {:.3}s, {}",
+                format_stats(&look.seventeen),
+                look.looked.as_secs_f64(),
+                if look.found { "found" } else { "none" }
+            );
+        }
         eprintln!("grid {index} total: {}", format_stats(&result.total()));
     }
     Ok(())

@@ -12,6 +12,7 @@
 pub mod band3;
 pub mod harvest;
 pub mod hitting;
+pub mod look;
 pub mod options;
 pub mod part1;
 pub mod runner;
@@ -223,6 +224,10 @@ pub struct GridResult {
     pub by_row: Vec<(Rank, Counts, Stats)>,
     /// Whether the transposed grid was searched (the cheaper orientation).
     pub transposed: bool,
+    /// With the first look ([`look`]; `search --clues 18 --first`): the 17
+    /// search before it, the look's time, and whether it found the puzzle
+    /// (then `by_choice` and `by_row` are empty).
+    pub first_look: Option<FirstLook>,
     /// CPU time of the whole search: the planning and every choice's
     /// [`Stats::cpu_time`].
     pub cpu_time: Duration,
@@ -254,12 +259,29 @@ impl ThreadClock {
     }
 }
 
+/// The first look of a search ([`GridResult::first_look`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FirstLook {
+    /// The 17 search stopped at its first 17 (all choices together).
+    pub seventeen: Stats,
+    /// The thread CPU time of the look around that 17, if there was one.
+    pub looked: Duration,
+    /// Whether the look found the puzzle.
+    pub found: bool,
+}
+
 impl GridResult {
-    /// Counters of all choices together.
+    /// Counters of all choices together, with the first look's 17 search
+    /// and the look's time.
     pub fn total(&self) -> Stats {
         let mut s = Stats::default();
         for (_, c) in &self.by_choice {
             s += *c;
+        }
+        if let Some(look) = &self.first_look {
+            s += look.seventeen;
+            s.cpu_time += look.looked;
+            s.total_time += look.looked;
         }
         s
     }
@@ -410,6 +432,71 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// An error only if the tables of one of the grid's bands (as given or
     /// transposed) are corrupt: then nothing is searched.
     pub fn search(&self, grid: &Grid) -> Result<GridResult, TableError> {
+        if self.first_look_applies() {
+            return self.search_with_first_look(grid);
+        }
+        self.search_full(grid)
+    }
+
+    /// Whether [`Self::search`] takes the first look ([`look`]): the first
+    /// minimal 18.
+    fn first_look_applies(&self) -> bool {
+        self.goal.clues == 18 && self.goal.first && !self.goal.non_minimal
+    }
+
+    /// The first minimal 18 of `grid`: when the grid holds a 17 (a 17
+    /// search stopped at its first), the look around it ([`look`]), and
+    /// when that does not settle it, the full 18 search. The result's
+    /// counters and CPU time include the 17 search.
+    fn search_with_first_look(&self, grid: &Grid) -> Result<GridResult, TableError> {
+        let seventeen = Searcher {
+            catalogue: self.catalogue,
+            tables: self.tables,
+            config: self.config,
+            goal: Goal {
+                clues: plan::CLUES,
+                non_minimal: false,
+                first: true,
+            },
+            split_after: if self.split_now() { 0 } else { usize::MAX },
+            started: AtomicUsize::new(0),
+        };
+        let pre = seventeen.search_full(grid)?;
+        let clock = ThreadClock::start();
+        let near = pre
+            .puzzles
+            .first()
+            .and_then(|p| look::minimal_18_near(grid, p.clue_mask()));
+        let looked = clock.elapsed();
+        tracing::debug!(
+            seventeen = pre.puzzles.len(),
+            found = near.is_some(),
+            ?looked,
+            "first look"
+        );
+        let first_look = Some(FirstLook {
+            seventeen: pre.total(),
+            looked,
+            found: near.is_some(),
+        });
+        let planning = pre.cpu_time + looked;
+        if let Some(clues) = near {
+            return Ok(GridResult {
+                puzzles: vec![Puzzle::from_grid(grid, clues)],
+                transposed: false,
+                cpu_time: planning,
+                first_look,
+                ..GridResult::default()
+            });
+        }
+        let mut result = self.search_full(grid)?;
+        result.cpu_time += planning;
+        result.first_look = first_look;
+        Ok(result)
+    }
+
+    /// [`Self::search`] without the first look.
+    fn search_full(&self, grid: &Grid) -> Result<GridResult, TableError> {
         let clock = ThreadClock::start();
         let transposed = grid.transposed();
         let (ids, plan) = self.plan_of(grid)?;
