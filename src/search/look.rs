@@ -1,5 +1,6 @@
 //! The first look for a minimal 18 around a 17 (`search --clues 18
-//! --first` on a grid that holds a 17): one clue out, two in.
+//! --first` on a grid that holds a 17): one clue out, two in (else two
+//! out, three in). With `--non-minimal`, the 17 plus a clue ([`plus_one`]).
 //!
 //! Take a 17 `P` of the grid and one of its clues `c`. `Q = P - c` has
 //! other solutions than the grid; each differs from the grid on a set `D`
@@ -42,6 +43,13 @@ pub fn minimal_18_near(grid: &Grid, clues: Mask81) -> Option<Mask81> {
                 .find_map(|two| around(grid, clues, one | two))
         })
     })
+}
+
+/// The 17 `clues` plus its first empty cell: a valid 18 (not minimal),
+/// the answer of `--clues 18 --non-minimal --first` on a grid holding a 17.
+pub fn plus_one(clues: Mask81) -> Mask81 {
+    let empty = !clues & crate::bits::GRID_FULL;
+    clues | empty & empty.wrapping_neg()
 }
 
 /// The first minimal 18 `clues - out + (the cells in)`, `out` one or two
@@ -142,5 +150,18 @@ mod tests {
         // the known list, benches/HISTORY.md); a look that never answers
         // would pass the checks above.
         assert!(answered >= 4, "the look answered on {answered} of 5 grids");
+    }
+
+    #[test]
+    fn plus_one_is_a_valid_18_holding_the_17() {
+        let p = known(100);
+        let grid = reference::solutions(&p, 2, 1).1[0];
+        let r = plus_one(p.clue_mask());
+        assert_eq!(r.count_ones(), 18);
+        assert_eq!(r & p.clue_mask(), p.clue_mask());
+        assert_eq!(
+            reference::solutions(&Puzzle::from_grid(&grid, r), 2, 0).0,
+            1
+        );
     }
 }

@@ -438,16 +438,16 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         self.search_full(grid)
     }
 
-    /// Whether [`Self::search`] takes the first look ([`look`]): the first
-    /// minimal 18.
+    /// Whether [`Self::search`] takes the first look: the first 18.
     fn first_look_applies(&self) -> bool {
-        self.goal.clues == 18 && self.goal.first && !self.goal.non_minimal
+        self.goal.clues == 18 && self.goal.first
     }
 
-    /// The first minimal 18 of `grid`: when the grid holds a 17 (a 17
-    /// search stopped at its first), the look around it ([`look`]), and
-    /// when that does not settle it, the full 18 search. The result's
-    /// counters and CPU time include the 17 search.
+    /// The first 18 of `grid`: when the grid holds a 17 (a 17 search
+    /// stopped at its first), the look around it ([`look`]; with
+    /// [`Goal::non_minimal`], the 17 plus its first empty cell), and when
+    /// that does not settle it, the full 18 search. The result's counters
+    /// and CPU time include the 17 search.
     fn search_with_first_look(&self, grid: &Grid) -> Result<GridResult, TableError> {
         let seventeen = Searcher {
             catalogue: self.catalogue,
@@ -466,7 +466,10 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         let near = pre
             .puzzles
             .first()
-            .and_then(|p| look::minimal_18_near(grid, p.clue_mask()));
+            .and_then(|p| match self.goal.non_minimal {
+                true => Some(look::plus_one(p.clue_mask())),
+                false => look::minimal_18_near(grid, p.clue_mask()),
+            });
         let looked = clock.elapsed();
         tracing::debug!(
             seventeen = pre.puzzles.len(),
