@@ -25,6 +25,17 @@ jobs=${5:-2}
 s17=${S17:-target/release/s17}
 [ -x "$s17" ] || { echo "check-slice-clues: no binary at $s17 (cargo build --release)" >&2; exit 2; }
 mkdir -p "$work"
+# Minlex forms of the puzzles on stdin (none for none: `s17 canon` refuses
+# an empty input).
+canon() {
+    local lines
+    lines=$(cat)
+    [ -z "$lines" ] || printf '%s\n' "$lines" | "$s17" -q canon
+}
+# `s17 enumerate --which FILE`, nothing for an empty FILE.
+which_of() {
+    [ ! -s "$1" ] || "$s17" -q enumerate --which "$1"
+}
 entries=()
 [ -n "$range" ] && entries=(--entries "$range")
 
@@ -38,13 +49,13 @@ start=$(date +%s)
 "$s17" -q search --clues "$n" --threads "$jobs" -i "$work/grids.txt" > "$work/one-grid.tsv"
 echo "one-grid search: $(wc -l < "$work/one-grid.tsv") puzzles in $(( $(date +%s) - start )) s" >&2
 cut -f2 "$work/one-grid.tsv" > "$work/one-grid.txt"
-"$s17" -q enumerate --which "$work/one-grid.txt" > "$work/placed.tsv"
+which_of "$work/one-grid.txt" > "$work/placed.tsv"
 # LINE CHOICE K ENTRY GRID: keep those placed in this slice (and range).
 awk -F'\t' -v k="$k" -v r="$range" '
     BEGIN { lo = 0; hi = -1; if (r != "") { split(r, a, /\.\./); lo = a[1]; hi = (a[2] == "" ? -1 : a[2]) } }
     $3 == k && $4 >= lo && (hi < 0 || $4 < hi) { print $1 "\t" $4 "\t" $5 }' "$work/placed.tsv" > "$work/here.tsv"
 awk -F'\t' 'NR == FNR { want[$1] = 1; next } (FNR in want)' "$work/here.tsv" "$work/one-grid.txt" |
-    "$s17" -q canon | sort -u > "$work/expected.txt"
+    canon | sort -u > "$work/expected.txt"
 cut -f2,3 "$work/here.tsv" | sort -u > "$work/expected-visits.tsv"
 
 # exhaust, all and first.
@@ -56,7 +67,7 @@ start=$(date +%s)
 "$s17" -q exhaust --band "$k" "${entries[@]}" --clues "$n" --first -o "$work/first.txt" --force --threads "$jobs"
 echo "exhaust --clues $n --first: $(( $(date +%s) - start )) s" >&2
 cut -f2 "$work/first.txt" > "$work/first-puzzles.txt"
-"$s17" -q enumerate --which "$work/first-puzzles.txt" | cut -f3,4,5 |
+which_of "$work/first-puzzles.txt" | cut -f3,4,5 |
     awk -F'\t' '{ print $2 "\t" $3 }' | sort > "$work/first-visits.tsv"
 
 status=0
@@ -71,7 +82,7 @@ firsts=$(wc -l < "$work/first-visits.tsv")
 distinct=$(sort -u "$work/first-visits.tsv" | wc -l)
 visits=$(wc -l < "$work/expected-visits.tsv")
 same=$(comm -3 "$work/expected-visits.tsv" <(sort -u "$work/first-visits.tsv") | wc -l)
-outside=$(comm -13 "$work/expected.txt" <("$s17" -q canon < "$work/first-puzzles.txt" | sort -u) | wc -l)
+outside=$(comm -13 "$work/expected.txt" <(canon < "$work/first-puzzles.txt" | sort -u) | wc -l)
 echo "--first: visits with a puzzle expected $visits, flagged $distinct ($firsts puzzles), differing $same, puzzles not expected $outside"
 [ "$firsts" -eq "$distinct" ] && [ "$same" -eq 0 ] && [ "$outside" -eq 0 ] || status=1
 [ "$status" -eq 0 ] && echo "check-slice-clues: slice $k ${range:-whole}, N = $n: exact" ||
