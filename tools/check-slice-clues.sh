@@ -14,7 +14,8 @@
 # Usage: tools/check-slice-clues.sh K N [A..B] [WORKDIR] [JOBS]
 #   S17 (env) is the binary (default target/release/s17); JOBS threads for
 #   the one-grid searches (default 2); exhaust runs on --threads JOBS too.
-# Prints the counts and times; exits 1 on any difference.
+# Prints the counts and times; exits 1 on any difference. A rerun in the
+# same WORKDIR keeps a finished one-grid search of the same grids.
 set -euo pipefail
 
 k=${1:?usage: check-slice-clues.sh K N [A..B] [WORKDIR] [JOBS]}
@@ -45,9 +46,16 @@ cut -f2 "$work/visits.tsv" > "$work/grids.txt"
 echo "slice $k ${range:-whole}: $(wc -l < "$work/grids.txt") visits" >&2
 
 # The one-grid search of each, its puzzles placed by `which`.
+# (A finished one-grid search of the same grids is kept: the costly half.)
 start=$(date +%s)
-"$s17" -q search --clues "$n" --threads "$jobs" -i "$work/grids.txt" > "$work/one-grid.tsv"
-echo "one-grid search: $(wc -l < "$work/one-grid.tsv") puzzles in $(( $(date +%s) - start )) s" >&2
+if [ -s "$work/one-grid.grids" ] && cmp -s "$work/one-grid.grids" "$work/grids.txt" && [ -e "$work/one-grid.tsv" ]; then
+    echo "one-grid search: $(wc -l < "$work/one-grid.tsv") puzzles (kept from an earlier run)" >&2
+else
+    "$s17" -q search --clues "$n" --threads "$jobs" -i "$work/grids.txt" > "$work/one-grid.part"
+    mv "$work/one-grid.part" "$work/one-grid.tsv"
+    cp "$work/grids.txt" "$work/one-grid.grids"
+    echo "one-grid search: $(wc -l < "$work/one-grid.tsv") puzzles in $(( $(date +%s) - start )) s" >&2
+fi
 cut -f2 "$work/one-grid.tsv" > "$work/one-grid.txt"
 which_of "$work/one-grid.txt" > "$work/placed.tsv"
 # LINE CHOICE K ENTRY GRID: keep those placed in this slice (and range).
