@@ -186,7 +186,9 @@ fn print_result(
         } else {
             "as given"
         };
-        eprintln!("grid {index} searched {orientation}");
+        if !result.first_look.is_some_and(|l| l.found) {
+            eprintln!("grid {index} searched {orientation}");
+        }
         for (rank, row, s) in &result.by_row {
             eprintln!(
                 "grid {index} band3={rank:?} row {}-{}-{}: {} non_minimal {} cpu {:.3}s",
