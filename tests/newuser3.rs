@@ -270,9 +270,6 @@ fn validate_checkpoint_has_force_and_resume() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
-/// `campaign merge -o FILE` refuses an existing FILE without --force, as
-/// `scan`, `exhaust` and `enumerate` do, and an output that is its known
-/// list always.
 /// A campaign plan of slice 28 into `c` (the campaign tests' set-up).
 const PLAN_28: [&str; 8] = [
     "campaign",
@@ -285,6 +282,9 @@ const PLAN_28: [&str; 8] = [
     "c",
 ];
 
+/// `campaign merge -o FILE` refuses an existing FILE without --force, as
+/// `scan`, `exhaust` and `enumerate` do, and an output that is its known
+/// list always.
 #[test]
 fn campaign_merge_refuses_an_existing_output() {
     let dir = tempfile::tempdir().unwrap();

@@ -86,10 +86,11 @@ fn around(grid: &Grid, clues: Mask81, out: Mask81) -> Option<Mask81> {
     let check =
         |r: Mask81| solver::other_solution(grid, r).is_none() && solver::is_minimal(grid, r);
     let bit = |a: usize| 1u128 << a;
+    let three_in = out.count_ones() == 2;
     for (i, &a) in open.iter().enumerate() {
         for (j, &b) in open.iter().enumerate().skip(i + 1) {
             let ab = and(&misses[a], &misses[b]);
-            if out.count_ones() == 1 {
+            if !three_in {
                 if empty(&ab) && check(q | bit(a) | bit(b)) {
                     return Some(q | bit(a) | bit(b));
                 }

@@ -482,18 +482,18 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             looked,
             found: near.is_some(),
         });
-        let planning = pre.cpu_time + looked;
+        let before = pre.cpu_time + looked;
         if let Some(clues) = near {
             return Ok(GridResult {
                 puzzles: vec![Puzzle::from_grid(grid, clues)],
                 transposed: false,
-                cpu_time: planning,
+                cpu_time: before,
                 first_look,
                 ..GridResult::default()
             });
         }
         let mut result = self.search_full(grid)?;
-        result.cpu_time += planning;
+        result.cpu_time += before;
         result.first_look = first_look;
         Ok(result)
     }
