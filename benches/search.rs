@@ -5,6 +5,9 @@
 //!   cheaper orientation), one thread: random grids from seed 1 (the same
 //!   grids as `s17 generate --seed 1`) and the solution grid of the first
 //!   puzzle of data/known17.txt.
+//! - `search/random grid 1 (seed 1), --clues 18`: the full search for
+//!   every minimal 18 of random grid 1, one thread (its 6-6-6 row is most
+//!   of it: issue 45).
 //! - `xy_inner_loop/*`: the XY inner loop alone on the vectors of a real
 //!   step (the step with the most pairs of the costly row, fewest clues in
 //!   band 3, of the first choice of random grid 1),
@@ -24,7 +27,7 @@ use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
 use s17::known::{KnownIndex, check_lines};
 use s17::search::bench_hooks::{Band3Case, recorded_step};
-use s17::search::{SearchConfig, Searcher};
+use s17::search::{Goal, SearchConfig, Searcher};
 use s17::solver::other_solution;
 use s17::tables::BandTables;
 
@@ -71,6 +74,23 @@ fn benches(c: &mut Criterion) {
     group.bench_function("grid of known17.txt line 1", |b| {
         b.iter(|| {
             one.install(|| black_box(searcher.search(black_box(&known1)).unwrap().puzzles.len()))
+        })
+    });
+    let searcher18 = Searcher::new(&catalogue, &tables, SearchConfig::default()).with_goal(Goal {
+        clues: 18,
+        ..Goal::default()
+    });
+    group.bench_function("random grid 1 (seed 1), --clues 18", |b| {
+        b.iter(|| {
+            one.install(|| {
+                black_box(
+                    searcher18
+                        .search(black_box(&grids[0]))
+                        .unwrap()
+                        .puzzles
+                        .len(),
+                )
+            })
         })
     });
     group.finish();

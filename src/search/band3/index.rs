@@ -62,6 +62,8 @@ pub(super) struct CellRows {
     stride: usize,
     /// Each GUA's part id.
     pub(super) part: Vec<u32>,
+    /// Scratch: the OR of an XY's rows (see [`CellRows::missed_parts`]).
+    hit: Vec<u64>,
 }
 
 impl CellRows {
@@ -99,7 +101,7 @@ impl CellRows {
     /// that hold a small part already appended (their bits in `small`,
     /// which gains the small parts appended).
     fn missed_parts(
-        &self,
+        &mut self,
         xy: Mask54,
         parts: &[(Mask27, u64)],
         small: &mut u64,
@@ -107,15 +109,14 @@ impl CellRows {
     ) {
         let n = self.part.len();
         let words = n.div_ceil(64);
-        // The rows of XY's cells, read a word at a time: no buffer to
-        // clear and fill.
-        let (rows, m) = crate::bits::row_starts(xy, self.stride);
-        let rows = &rows[..m];
+        // The OR of the rows of XY's cells, eight words at a time where
+        // the CPU can (on slow grids a survivor reads a few thousand GUAs).
+        self.hit.resize(words, 0);
+        crate::bits::or_rows(&self.rows, self.stride, xy, &mut self.hit);
         // No branch on the parts, hard to predict: each is written, only
         // the count of those kept moves.
         let mut seen = *small;
-        for w in 0..words {
-            let h = rows.iter().fold(0, |h, &row| h | self.rows[row + w]);
+        for (w, &h) in self.hit.iter().enumerate() {
             let mut missed = !h & low_bits(n, w);
             if missed == 0 {
                 continue;
@@ -293,7 +294,12 @@ impl GuaIndex {
     /// result is `Some` of the small bits of the parts appended, for
     /// [`GuaIndex::missed_large`]. Otherwise every GUA is read, and the
     /// result is `None`.
-    pub(super) fn missed_by(&self, xy: Mask54, open: u64, out: &mut Vec<Mask27>) -> Option<u64> {
+    pub(super) fn missed_by(
+        &mut self,
+        xy: Mask54,
+        open: u64,
+        out: &mut Vec<Mask27>,
+    ) -> Option<u64> {
         let mut small = 0;
         let mut staged = None;
         // In the current slice, the GUAs the pair hits are left out and
@@ -343,7 +349,7 @@ impl GuaIndex {
     /// the parts of more than [`STAGE1_CELLS`] cells of the view's GUAs
     /// that XY misses (as `missed_by` would have); returns whether any was
     /// appended.
-    pub(super) fn missed_large(&self, xy: Mask54, small: u64, out: &mut Vec<Mask27>) -> bool {
+    pub(super) fn missed_large(&mut self, xy: Mask54, small: u64, out: &mut Vec<Mask27>) -> bool {
         let before = out.len();
         let mut small = small;
         self.slice_large
