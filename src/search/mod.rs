@@ -546,23 +546,43 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         };
         // The choices are independent: on a pool with idle threads (the end
         // of a scan, or a single grid) they run side by side.
-        let searched: Vec<_> = plan
+        let deferred = self.deferred_row(&plan);
+        let mut searched: Vec<_> = plan
             .into_par_iter()
             .map(|choice| {
                 let _enter = span.enter();
                 let start = Instant::now();
-                let (found, mut stats) = self.search_choice(&run, &choice);
-                stats.total_time = start.elapsed();
-                (choice, found, stats)
+                let rows: Vec<Counts> = (choice.rows.iter().copied())
+                    .filter(|&r| deferred != Some((choice.band3_rank, r)))
+                    .collect();
+                let states = self.search_choice(&run, &choice, &rows, None);
+                (choice, states, start.elapsed())
             })
             .collect();
-        for (choice, found, stats) in searched {
-            for set in found {
-                let original: Mask81 = cells(set)
-                    .map(|c| 1u128 << original_cell(c, choice.bands))
-                    .sum();
-                result.puzzles.push(Puzzle::from_grid(grid, original));
+        if let Some((rank, row)) = deferred
+            && !run.stopped()
+            && let Some((choice, states, time)) =
+                searched.iter_mut().find(|(c, ..)| c.band3_rank == rank)
+        {
+            // On the state that searched the choice's other rows: their
+            // fresh UAs serve it.
+            let start = Instant::now();
+            let more = self.search_choice(&run, choice, &[row], states.pop());
+            states.extend(more);
+            *time += start.elapsed();
+        }
+        for (choice, states, time) in searched {
+            let mut stats = Stats::default();
+            for state in states {
+                stats += state.stats();
+                for set in state.found(self.goal.first).map(|(_, cells)| cells) {
+                    let original: Mask81 = cells(set)
+                        .map(|c| 1u128 << original_cell(c, choice.bands))
+                        .sum();
+                    result.puzzles.push(Puzzle::from_grid(grid, original));
+                }
             }
+            stats.total_time = time;
             result.cpu_time += stats.cpu_time;
             result.by_choice.push((choice.band3_rank, stats));
         }
@@ -579,26 +599,42 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         result
     }
 
-    /// One band-3 choice: returns the puzzles as cell masks of the search
-    /// grid.
+    /// The rows `rows` of a band-3 choice, on `state` if given (else a new
+    /// one): returns the states that searched them, which hold the puzzles
+    /// (cell masks of the search grid) and the counters.
     ///
     /// The rows run in order on one state, so the fresh UAs a row finds
     /// serve the rows after it; with [`Self::with_split_rows`] an idle thread
     /// may take rows with a state of its own ([`Self::run_rows`]).
-    fn search_choice(&self, run: &GridRun, choice: &Choice) -> (Vec<Mask81>, Stats) {
+    fn search_choice(
+        &self,
+        run: &GridRun,
+        choice: &Choice,
+        rows: &[Counts],
+        state: Option<RunState>,
+    ) -> Vec<RunState> {
         let span = tracing::debug_span!("choice", band3 = ?choice.band3_rank);
         let _enter = span.enter();
-        let free = Mutex::new(None);
-        let rows: Vec<Row> = choice.rows.iter().map(|&c| Row::single(c)).collect();
+        let free = Mutex::new(state);
+        let rows: Vec<Row> = rows.iter().map(|&c| Row::single(c)).collect();
         let mut states = self.run_rows(run, choice, &rows, &free);
         states.extend(free.into_inner().expect("no row panicked"));
-        let mut found = Vec::new();
-        let mut stats = Stats::default();
-        for state in states {
-            stats += state.stats();
-            found.extend(state.found(self.goal.first).map(|(_, cells)| cells));
+        states
+    }
+
+    /// The row that `--first` searches last, after every other row of
+    /// every choice, with its choice: the 6-6-6 row of an 18 search (band
+    /// 3 = hi), more than half of the whole search, where a puzzle of the
+    /// other rows ends the search without it. (The other rows come in
+    /// plan order: hi, then mid and lo.)
+    fn deferred_row(&self, plan: &[Choice]) -> Option<(Rank, Counts)> {
+        let six = Counts { x: 6, y: 6, z: 6 };
+        if !(self.goal.first && self.goal.clues == 18) {
+            return None;
         }
-        (found, stats)
+        plan.iter()
+            .find(|c| c.rows.contains(&six))
+            .map(|c| (c.band3_rank, six))
     }
 
     /// Searches `rows` of a choice, each on the state in `free` (none yet:
