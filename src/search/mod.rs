@@ -552,7 +552,10 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             .map(|choice| {
                 let _enter = span.enter();
                 let start = Instant::now();
-                let rows: Vec<Counts> = (choice.rows.iter().copied())
+                let rows: Vec<Counts> = choice
+                    .rows
+                    .iter()
+                    .copied()
                     .filter(|&r| deferred != Some((choice.band3_rank, r)))
                     .collect();
                 let states = self.search_choice(&run, &choice, &rows, None);
@@ -623,18 +626,13 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     }
 
     /// The row that `--first` searches last, after every other row of
-    /// every choice, with its choice: the 6-6-6 row of an 18 search (band
-    /// 3 = hi), more than half of the whole search, where a puzzle of the
-    /// other rows ends the search without it. (The other rows come in
-    /// plan order: hi, then mid and lo.)
+    /// every choice, with its choice: the 6-6-6 row (only an 18 search has
+    /// one; band 3 = hi), more than half of the whole search, where a
+    /// puzzle of the other rows ends the search without it.
     fn deferred_row(&self, plan: &[Choice]) -> Option<(Rank, Counts)> {
         let six = Counts { x: 6, y: 6, z: 6 };
-        if !(self.goal.first && self.goal.clues == 18) {
-            return None;
-        }
-        plan.iter()
-            .find(|c| c.rows.contains(&six))
-            .map(|c| (c.band3_rank, six))
+        let choice = plan.iter().find(|c| c.rows.contains(&six))?;
+        self.goal.first.then_some((choice.band3_rank, six))
     }
 
     /// Searches `rows` of a choice, each on the state in `free` (none yet:
