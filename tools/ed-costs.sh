@@ -8,20 +8,37 @@
 #   s17 exhaust --estimate 4 --threads 1 > est.tsv     # about 15 minutes, alone on the machine
 #   tools/ed-costs.sh est.tsv "BUILD" "MACHINE" > data/ed-costs.tsv
 #
+#   s17 exhaust --estimate 1 --clues 18 --first --threads 1 > est.tsv
+#   tools/ed-costs.sh est.tsv "BUILD" "MACHINE" 18-first > data/ed-costs-18-first.tsv
+#
 # BUILD names the commit measured, MACHINE the machine and how it ran (a
-# free-text line each; they go into the header). Each line of the table is
+# free-text line each; they go into the header). GOAL (optional: N or
+# N-first, N the clue count) names a table for another goal than the 17s
+# (`s17 campaign plan --clues N [--first]`); it only sets the header's
+# regenerate line. Each line of the table is
 # K ENTRIES GRIDS SAMPLED SECONDS SECONDS_PER_ENTRY, the last being
 # SECONDS / SAMPLED, with a floor of 0.01 s for a slice with no sampled
 # entry or a zero time (so a plan never has a free slice).
 set -euo pipefail
 
 die() { echo "ed-costs: error: $*" >&2; exit 2; }
-[[ $# -eq 3 ]] || die "usage: $0 ESTIMATE.tsv BUILD MACHINE"
-est=$1 build=$2 machine=$3
+[[ $# -eq 3 || $# -eq 4 ]] || die "usage: $0 ESTIMATE.tsv BUILD MACHINE [GOAL]"
+est=$1 build=$2 machine=$3 goal=${4:-}
 [[ -r $est ]] || die "cannot read $est"
+case $goal in
+    "") flags="" table=data/ed-costs.tsv ;;
+    1[6-9] | 1[6-9]-first)
+        flags=" --clues ${goal%-first}"
+        [[ $goal == *-first ]] && flags+=" --first"
+        table=data/ed-costs-$goal.tsv ;;
+    *) die "GOAL must be N or N-first, N from 16 to 19 (got '$goal')" ;;
+esac
+# The estimate's entries per slice (the largest SAMPLED): its --estimate.
+per_slice=$(awk -F'\t' '!/^#/ && $4 > m { m = $4 } END { print m + 0 }' "$est")
+regenerate="s17 exhaust --estimate $per_slice$flags --threads 1 > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE${goal:+ $goal} > $table"
 floor=0.01
 
-awk -F'\t' -v OFS='\t' -v src="$est" -v build="$build" -v machine="$machine" -v floor="$floor" '
+awk -F'\t' -v OFS='\t' -v src="$est" -v build="$build" -v machine="$machine" -v floor="$floor" -v regenerate="$regenerate" '
     BEGIN { n = 0 }
     /^#/ { next }
     NF < 7 { printf "ed-costs: error: %s line %d: expected 9 tab-separated fields\n", src, NR > "/dev/stderr"; bad = 1; exit 2 }
@@ -38,7 +55,7 @@ awk -F'\t' -v OFS='\t' -v src="$est" -v build="$build" -v machine="$machine" -v 
         print "# build: " build
         print "# machine: " machine
         printf "# sample: %d entries in %d slices; floor %s s per entry (a slice with no sampled entry or a zero time)\n", total_sampled, n, floor
-        print "# regenerate: s17 exhaust --estimate 4 --threads 1 > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE > data/ed-costs.tsv"
+        print "# regenerate: " regenerate
         print "# K", "ENTRIES", "GRIDS", "SAMPLED", "SECONDS", "SECONDS_PER_ENTRY"
         for (i = 0; i < n; i++) printf "%s\t%s\t%s\t%s\t%s\t%.6f\n", k[i], entries[i], grids[i], sampled[i], secs[i], perentry[i]
     }' "$est"

@@ -160,9 +160,10 @@ impl CostTable {
                 goal: crate::campaign::goal_description(goal),
                 table: name.clone(),
                 command: format!(
-                    "s17 exhaust --estimate 4 --threads 1 --clues {}{} > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE > {name}",
-                    goal.clues,
-                    if goal.first { " --first" } else { "" },
+                    "s17 exhaust --estimate 4 --threads 1 --clues {clues}{first} > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE {clues}{suffix} > {name}",
+                    clues = goal.clues,
+                    first = if goal.first { " --first" } else { "" },
+                    suffix = if goal.first { "-first" } else { "" },
                 ),
             }),
         }
@@ -247,6 +248,12 @@ mod tests {
         assert!(err.contains("data/ed-costs-19-first.tsv"), "{err}");
         assert!(
             err.contains("s17 exhaust --estimate 4 --threads 1 --clues 19 --first"),
+            "{err}"
+        );
+        assert!(
+            err.contains(
+                "tools/ed-costs.sh est.tsv BUILD MACHINE 19-first > data/ed-costs-19-first.tsv"
+            ),
             "{err}"
         );
         let first17 = Goal {
