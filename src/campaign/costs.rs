@@ -48,12 +48,14 @@ pub fn table_name(goal: &Goal) -> String {
     if goal.clues == CLUES {
         "data/ed-costs.tsv".to_string()
     } else {
-        format!(
-            "data/ed-costs-{}{}.tsv",
-            goal.clues,
-            if goal.first { "-first" } else { "" }
-        )
+        format!("data/ed-costs-{}.tsv", goal_key(goal))
     }
+}
+
+/// A goal as the cost tables name it: `N`, or `N-first` (the GOAL argument
+/// of `tools/ed-costs.sh`).
+fn goal_key(goal: &Goal) -> String {
+    format!("{}{}", goal.clues, if goal.first { "-first" } else { "" })
 }
 
 /// One slice's line.
@@ -160,10 +162,10 @@ impl CostTable {
                 goal: crate::campaign::goal_description(goal),
                 table: name.clone(),
                 command: format!(
-                    "s17 exhaust --estimate 4 --threads 1 --clues {clues}{first} > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE {clues}{suffix} > {name}",
-                    clues = goal.clues,
-                    first = if goal.first { " --first" } else { "" },
-                    suffix = if goal.first { "-first" } else { "" },
+                    "s17 exhaust --estimate 4 --threads 1 --clues {}{} > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE {} > {name}",
+                    goal.clues,
+                    if goal.first { " --first" } else { "" },
+                    goal_key(goal),
                 ),
             }),
         }

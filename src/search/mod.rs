@@ -630,9 +630,12 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// one; band 3 = hi), more than half of the whole search, where a
     /// puzzle of the other rows ends the search without it.
     fn deferred_row(&self, plan: &[Choice]) -> Option<(Rank, Counts)> {
+        if !self.goal.first {
+            return None;
+        }
         let six = Counts { x: 6, y: 6, z: 6 };
         let choice = plan.iter().find(|c| c.rows.contains(&six))?;
-        self.goal.first.then_some((choice.band3_rank, six))
+        Some((choice.band3_rank, six))
     }
 
     /// Searches `rows` of a choice, each on the state in `free` (none yet:
