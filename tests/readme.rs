@@ -191,7 +191,7 @@ const CHECKS: &[(&str, Check)] = &[
         |out, dir| {
             assert!(
                 stdout(out).starts_with(
-                    "s17 campaign plan: 18s (minimal), first per visit: 152276 units, 1824735 \
+                    "s17 campaign plan: 18s (minimal), first per visit: 156036 units, 1869894 \
                      core-hours estimated for 986727817 entries"
                 ),
                 "{}",
@@ -199,7 +199,7 @@ const CHECKS: &[(&str, Check)] = &[
             );
             assert_eq!(
                 read(&dir.join("is18-all/units.tsv")).lines().count(),
-                2 + 152_276
+                2 + 156_036
             );
         },
     ),
