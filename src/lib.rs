@@ -4,6 +4,10 @@
 //! See ARCHITECTURE.md for the pipeline: band catalogue and tables, UA harvest,
 //! the 2X2Y part 1, band 3, the final uniqueness check.
 
+// `unsafe` only where ARCHITECTURE.md names it: the SIMD kernels of `bits`
+// and the memory map of `tables::read`, each with an `allow` on its module.
+#![deny(unsafe_code)]
+
 pub mod band;
 pub mod bits;
 pub mod campaign;

@@ -34,17 +34,24 @@
 //! - `test_support` (test builds): each form of a kernel held against its
 //!   definition, for the tests of the files above.
 
+#[allow(unsafe_code)] // SIMD intrinsics: every block has a `// SAFETY:` comment
 pub mod filing;
+#[allow(unsafe_code)] // SIMD intrinsics: every block has a `// SAFETY:` comment
 pub mod gather;
 pub mod iter;
 pub mod kernels;
 pub mod mask;
+#[allow(unsafe_code)] // SIMD intrinsics: every block has a `// SAFETY:` comment
 pub mod node;
+#[allow(unsafe_code)] // SIMD intrinsics: every block has a `// SAFETY:` comment
 pub mod pairs;
+#[allow(unsafe_code)] // SIMD intrinsics: every block has a `// SAFETY:` comment
 pub mod rows;
+#[allow(unsafe_code)] // SIMD intrinsics: every block has a `// SAFETY:` comment
 pub mod sockets;
 #[cfg(test)]
 pub(crate) mod test_support;
+#[allow(unsafe_code)] // SIMD intrinsics: every block has a `// SAFETY:` comment
 pub mod words;
 
 pub use filing::{CUT_SLACK, FILE_SLACK, file_sets, file_sets_scalar, unhit_cut, unhit_cut_scalar};

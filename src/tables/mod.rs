@@ -27,6 +27,7 @@ use std::path::PathBuf;
 
 pub mod build;
 pub mod format;
+#[allow(unsafe_code)] // the memory map (`Mmap::map`)
 pub mod read;
 pub mod verify;
 
