@@ -7,6 +7,73 @@
 //! band 3 the highest-ranked band with at least 7 clues, or, when no band
 //! has 7, the highest-ranked band among those with the most clues (for a
 //! 17, counts 6-6-5: the highest-ranked band with 6).
+//!
+//! The ranking belongs to the grid, not to a puzzle. A 17 puts c_lo, c_mid,
+//! c_hi clues in the ranked bands, 17 in all; since three bands of at most 5
+//! clues hold only 15, some band has 6 or more. Choice c searches bands 1 and
+//! 2 = the other two bands, lower rank first, and its **rows** are the count
+//! triples (x, y, z) (x clues in band 1, y in band 2, z in band 3) that the
+//! rule gives to c. For 17:
+//!
+//! ```text
+//! band 3  bands 1, 2  rows (x, y, z)
+//! hi      lo, mid     z ≥ 7 (any x + y = 17 − z); or z = 6 and (x, y) is (5, 6) or (6, 5)
+//! mid     lo, hi      z ≥ 7 and y ≤ 6; or z = 6 and (x, y) = (6, 5)
+//! lo      mid, hi     z ≥ 7, x ≤ 6 and y ≤ 6
+//! ```
+//!
+//! # Why this is an exact partition
+//!
+//! The rule is a function of the count triple and the ranking, so each
+//! puzzle of the grid gets exactly one band 3. [`plan`] does not transcribe
+//! the table: it goes through every triple summing to N and gives choice c
+//! exactly the triples the rule assigns to c (`belongs`). So the rows of the
+//! three choices are disjoint and together hold every triple, and each puzzle
+//! lies in exactly one row of exactly one choice: results need no
+//! de-duplication, and nothing depends on facts about 17s (such as "no band
+//! of a 17 has 2 clues"). The only rows left out are those where a count is
+//! below that band's smallest valid clue set, which no puzzle has (its clues
+//! in a band are a valid band clue set: ARCHITECTURE.md, "Why the pipeline is
+//! sound", step 1). The test `every_distribution_is_searched_exactly_once`
+//! checks the partition by brute force: each of the 171 triples summing to 17
+//! lies in exactly one row of one choice, counted without the rule;
+//! `rows_follow_the_spec_table` checks the table above. The expensive band
+//! (hi) is only ever expanded with at most 6 clues. The transposed grid has
+//! its own ranking and its own partition, which is why the search may pick
+//! the cheaper orientation.
+//!
+//! A choice searches its rows on one state, **largest z first** (then x
+//! upwards, [`search_order`]), so the expensive z = 6 rows come last: the
+//! rows with a large z have few clues in bands 1+2 and cost little, but many
+//! of their XY that pass band 3 are not unique for bands 1+2, and each such
+//! failed check gives a fresh UA12 that the z = 6 rows then use from their
+//! start. The order cannot change what is found: every row is searched
+//! whole, and every fresh UA is genuine. `exhaust` orders an entry's rows the
+//! same way.
+//!
+//! For orientation only: the known 17s split by band clue counts as about
+//! 6-6-5 55 %, 7-5-5 26 %, 7-6-4 17 %, 8-5-4 1.6 %, and a few dozen each of
+//! 7-7-3, 8-6-3 and 9-4-4.
+//!
+//! # Any clue count N
+//!
+//! [`plan_for`] takes the clue total N (in [`CLUE_RANGE`]; [`plan`] is
+//! N = 17). The rule generalises as stated above: for N = 18 the counts
+//! 6-6-6 give band 3 = hi; for N = 16, 6-5-5 and 6-6-4; N = 19 always has a
+//! band of 7. For 17 the rows stay the same
+//! (`the_17_rows_are_the_table_of_the_17_search` compares them with the
+//! table). The partition is exact for the same reason, and
+//! `every_triple_of_every_clue_count_is_searched_exactly_once` checks it by
+//! brute force for N = 16 to 19, under every ranking of the bands, on every
+//! triple of counts 0 to 9. Again hi is never expanded with more than 6
+//! clues (a band of 7 or more that is highest-ranked is band 3). Bands 1 and
+//! 2 then need valid sets of 7 and 8 cells (N = 19: up to N − 7 − the other
+//! band's minimum): `search::BandSets::for_band` builds any size above 6
+//! from the band's minimal UAs (`band::valid_sets`), and a grid's search
+//! keeps each band's sets of each size once built (`search::GridSets`),
+//! shared by its choices and rows; the test
+//! `grid_sets_of_7_and_8_are_exactly_the_valid_sets_of_brute_force` checks
+//! them against the solver.
 
 /// Rank of a band in the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -225,7 +292,7 @@ mod tests {
 
     #[test]
     fn the_17_rows_are_the_table_of_the_17_search() {
-        // The rows for 17, written from the table of ARCHITECTURE.md (not
+        // The rows for 17, written from the table of the module note (not
         // from the rule): hi takes z >= 7, or z = 6 with (x, y) = (5, 6)
         // or (6, 5); mid takes z >= 7 with y <= 6, or (6, 5, 6); lo takes
         // z >= 7 with x, y <= 6. Same rows, same order, for every minimum.

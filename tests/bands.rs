@@ -1,6 +1,14 @@
 //! Band catalogue, band UAs and valid clue sets, checked against published
 //! figures and against an independent brute force (the oracle below shares
 //! no code with `s17::band`).
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a band
+//! class missing or a band mapped to the wrong class or cells
+//! (`published_figures`,
+//! `ten_thousand_random_bands_map_back_through_index_and_permutation`); a band
+//! UA that is not one, or a valid set missing from a list
+//! (`tables_agree_with_brute_force_on_22_bands`: brute force over every band
+//! with the same gangster; `on_demand_size_7_agrees_with_brute_force`).
 
 use s17::band::{
     Band, BandCatalogue, band_of_grid, band_to_string, band_uas, is_valid_band, minimum_size,

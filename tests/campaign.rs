@@ -7,6 +7,16 @@
 //! 1683764..1683774 of slice 331, which hold one known 17 (at entry
 //! 1683769); about 10 CPU seconds in all. (Whole slices 28 and 30 take
 //! about 1 and 10 minutes: too long for the suite.)
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a planned
+//! entry in no unit or two, a unit counted done that is not: plans of several
+//! lists and unit sizes (the whole catalogue at 1, 12 and 1000 core-hours
+//! among them) cover every planned entry once, in order, none empty, each
+//! within the bounds; bad lists and hours are refused with the item named; the
+//! small campaign run with the real binary is complete and merges to the known
+//! 17; a unit cut as a kill leaves it is named partial, refused by `merge`,
+//! and run again gives byte-identical merged output; a deleted unit is named
+//! and refused; an entry checkpointed outside its unit or twice is reported.
 
 mod common;
 

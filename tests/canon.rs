@@ -1,6 +1,11 @@
 //! Symmetries and minlex forms: invariance under random transforms, the
 //! transform laws, automorphisms, isomorphisms carrying known 17s, and a
 //! cross-check of the fast searches against the exhaustive ones.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): known 17s
+//! carried onto a grid wrongly, so a wrong oracle
+//! (`isomorphism_carries_known_17s`, `fast_grid_forms_agree_with_brute_force`,
+//! `fast_puzzle_forms_agree_with_brute_force`).
 
 use proptest::prelude::*;
 use s17::canon::{

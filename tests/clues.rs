@@ -31,6 +31,13 @@
 //! to 3 minutes of CPU in all, release build); the oracles run in full,
 //! and the ignored test `the_whole_golden_corpus` runs the 18 checks on
 //! the whole corpus (`cargo test --release --test clues -- --ignored`).
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): an 18
+//! answered by the first look that is not a minimal puzzle of the grid, or a
+//! look that never answers (`first_looks_around_a_17`: the corpus grids
+//! answered by the look, around their known 17s;
+//! `first_prints_a_puzzle_of_the_full_search`: the answer is one of the full
+//! search's 18s).
 
 mod common;
 

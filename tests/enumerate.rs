@@ -2,6 +2,11 @@
 //! holds the grid (checked by minlex forms, which share no code with the
 //! catalogue's canonical forms), counts agree with listings, the counts file
 //! resumes after a cut, bad lines are named.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): `which`
+//! naming the wrong entry (`which_names_entries_whose_visits_hold_the_grid`:
+//! random grids and known 17s, the named entry's listing holds the grid for
+//! that choice); the other ED catalogue guards are in `src/ed/tests.rs`.
 
 mod common;
 

@@ -4,6 +4,11 @@
 //! `--first`, one puzzle per visit exactly where the one-grid search has
 //! one there; `--non-minimal`, every known 17 plus one clue placed in the
 //! entry.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a puzzle
+//! of N clues lost by `exhaust --clues N` (the union over an entry's visits
+//! against the one-grid search of each grid the entry visits; by hand on a
+//! whole slice: `tools/check-slice-clues.sh`).
 
 mod common;
 

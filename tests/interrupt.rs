@@ -5,6 +5,9 @@
 //! the pieces it says are done; the same command with `--resume` then
 //! gives the output of a run never stopped. A second signal stops at once,
 //! exit 130. Each test takes a few seconds on a release build.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): results
+//! lost or repeated by Ctrl-C or SIGTERM on the real binary, then `--resume`.
 
 #![cfg(unix)]
 

@@ -4,6 +4,9 @@
 //! golden corpus. Every test of this file runs with the switch set
 //! ([`switch`] sets it once, after noting the forms before it); the real
 //! binary is checked with the environment variable. Run on a release build.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a
+//! portable kernel that disagrees with its SIMD forms, on the golden corpus.
 
 mod common;
 

@@ -3,6 +3,13 @@
 //! output comes from the known list, bad lines, resume after a crash (by
 //! hand and by a real kill), slices, refusing to overwrite. The scan file
 //! logic itself is tested at every byte in `src/scan.rs` with a fake search.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): results
+//! lost or repeated by a crash or a kill, two runs on one output
+//! (`resume_after_a_real_kill_gives_the_uninterrupted_output`,
+//! `parts_together_give_the_full_scan`,
+//! `the_old_slice_spelling_gives_the_same_part`,
+//! `a_second_scan_on_the_same_output_is_refused_at_once`).
 
 mod common;
 

@@ -1,6 +1,14 @@
 //! The complete search against its oracle: the list of known 17s (complete,
 //! by the exhaustive searches that produced it), mapped onto each grid by
 //! canonical forms and automorphisms (`s17::known`). Run on a release build.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): anything
+//! in the search, on real grids
+//! (`the_grid_with_29_known_17s_gives_exactly_them`,
+//! `known_grids_in_random_orientation_give_their_known_17s`,
+//! `random_grids_give_what_the_known_list_predicts`: the known list is
+//! complete, so it is the oracle); a count triple searched by no choice
+//! (`both_orientations_give_the_same_17s`).
 
 mod common;
 

@@ -3,6 +3,10 @@
 //! `$S17_TABLES` and `--tables` winning; never the current directory), and
 //! grids read from stdin. Each test sets `HOME` and `XDG_CACHE_HOME` itself
 //! (temporary directories), so no test reads or writes the user's cache.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a corrupt
+//! band read by a search
+//! (`a_corrupt_band_is_refused_when_a_search_first_reads_it`).
 
 mod common;
 

@@ -7,6 +7,9 @@
 //! the 29-17 grid that their setting did change the search (a counter
 //! moves the way it must against the default's). The portable kernels are
 //! checked in `tests/portable.rs`. Run on a release build.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a
+//! non-default tuning setting that changes the 17s of the golden corpus.
 
 mod common;
 

@@ -2,6 +2,13 @@
 //!
 //! Run in release mode (`cargo test --release`): the known17 checks solve
 //! 49,158 puzzles.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): the
+//! solver wrong about uniqueness
+//! (`solver_cases_exact_counts_fast_and_reference`,
+//! `random_puzzles_count_like_reference`: a property test against the
+//! reference solver, `known17_are_unique`,
+//! `known17_minus_a_clue_are_not_unique`).
 
 use proptest::prelude::*;
 use s17::bits::{GRID_FULL, Mask81};

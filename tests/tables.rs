@@ -1,5 +1,13 @@
 //! The band table file: round trip, corruption caught, bad files refused
 //! with a clear error, and the `s17 tables` commands on the real binary.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a stale,
+//! truncated or corrupt table file read as good
+//! (`every_flipped_byte_is_caught`,
+//! `a_flipped_byte_in_a_band_section_is_caught_at_its_first_read`,
+//! `bad_files_are_refused_with_a_clear_error`,
+//! `stale_tables_are_rebuilt_by_open_or_build`,
+//! `building_reports_each_band_in_order`).
 
 use std::path::Path;
 use std::process::Command;

@@ -1,6 +1,9 @@
 //! `s17 tune` on the real binary: one table row per combination, each
 //! finding the known 17s of grids that hold some, and bad tuning values
 //! refused before any search.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a tuning
+//! that changes the 17s (`every_combination_gets_a_row_and_they_agree`).
 
 mod common;
 

@@ -3,6 +3,11 @@
 //! rerun search nothing), a list missing one 17 reports it as new (checked
 //! as the same puzzle up to symmetry), bad lines are named and give exit 1,
 //! and a run paused mid-search records its CPU time, not the pause.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): the whole
+//! search on grids of the known list, as `s17 validate` runs it (also run by
+//! hand on samples of 200 grids and on the whole known list:
+//! benches/HISTORY.md).
 
 mod common;
 

@@ -7,6 +7,46 @@
 //!   [`mini_row_pass`], the same bound for many bands 3 at once (eight per
 //!   round with AVX-512, [`mini_row_pass_avx512`]; else
 //!   [`mini_row_pass_scalar`]).
+//!
+//! # The mini-row bound from the socket bits
+//!
+//! The mini-row bound of the open sockets (the clues band 3 needs in the
+//! mini-rows their T's lie in: one per mini-row with an open socket, two
+//! where all three pairs are open) is read from the socket mask itself.
+//! Sockets 0 to 35 are the mini-row sockets in class order: per stack, three
+//! sockets for each pair of columns (1+2, 1+3, 2+3) and three whole
+//! mini-rows, each three in the row order of the digits of its first column.
+//! Pairs 1+2, 1+3 and the whole mini-rows share that order; the pairs 2+3
+//! follow the second column's, and a 3-bit move per stack (`pairs12_rows`, 24
+//! bits) puts them into the first's. A few shifts, ORs and two popcounts then
+//! give the bound (no other socket's T lies inside one mini-row: every set of
+//! 2 or 3 cells of a mini-row is a mini-row socket). With only mini-row
+//! sockets open, two disjoint T's lie in different mini-rows, so the
+//! disjoint-sets bound cannot exceed it and is skipped.
+//!
+//! In class mode (`s17 exhaust`) a survivor meets this bound for every live
+//! band 3 in one compact pass (`Bands12::xy_loop` in `search::part1::xy`, in
+//! the `Shared` mode): per band 3 its class mask and row moves, copied once
+//! per step; its open mini-row sockets are the bits of the open classes under
+//! its class mask, packed in order (`bits::extract_each`, a PEXT per class
+//! word), and the bound itself is computed for all live bands 3 at once
+//! (`mini_row_pass`: eight bands 3 per AVX-512 round, the row moves per stack
+//! in separate vectors), giving a bit per band 3; the loop then visits only
+//! the bands 3 that pass, and only they read their own state (other sockets,
+//! band 3 on every GUA). The open classes themselves come from one OR of the
+//! cells' rows of class bits (`bits::or_rows`, eight words held in a
+//! register) and a PEXT/PDEP per word, over each class word's own run of
+//! words only (bits come in class order). In class mode a step's band 3 lives
+//! or dies by the bounds alone; the one-grid search still asks exactly
+//! (witnesses, then a search).
+//!
+//! Tests: `search::band3::tests` `mini_row_clues_agree_with_the_sockets_t`
+//! (against the bound built from the T's, with larger sockets added, and the
+//! quick bounds against the full ones); `mini_row_pass_agrees_with_mini_row_clues`
+//! here (every form, the AVX-512 one included);
+//! `groups_hit_marks_exactly_the_groups_with_a_bit`; `bits::gather`
+//! `extract_each_agrees_with_the_definition` and `bits::rows`
+//! `or_rows_agrees_with_the_definition`.
 
 /// The top bits of the groups of a word that hold a bit of `bits`: a
 /// group is a run of bits, `top` holds the top bit of each group and `low`

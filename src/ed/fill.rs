@@ -4,6 +4,12 @@
 //! their bands in increasing order (as 27-digit strings). Rows come in
 //! *normal order*: increasing first digits (a band's rows can be reordered
 //! freely, so each band is visited once, in this form).
+//!
+//! Band 2 under band 1: cell by cell with row, box and column masks. Band 3
+//! under bands 1+2: column c must take the three digits missing from column
+//! c; a row takes one digit of each column, chosen as a triple per stack (the
+//! first two stacks' triples disjoint, the third forced); rows 0 and 1 fix
+//! row 2.
 
 use crate::band::Band;
 

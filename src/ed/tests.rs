@@ -1,6 +1,25 @@
 //! Tests of the ED catalogue against oracles that share none of its
 //! canonical-form code: minlex forms (`canon`), the slow band
 //! identification, the solver, random symmetries.
+//!
+//! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): where an
+//! error would lose or double a grid. A band index that gives a wrong class or
+//! map: `agrees_with_the_slow_identification` (in `band_index.rs`: random
+//! bands against the 7,776-transform search, maps checked cell by cell). A
+//! band-3 walk that misses completions:
+//! `band3_walk_counts_agree_with_the_solver` (six times the walk's count = the
+//! solver's count of band-3 completions). A canonical form that depends on the
+//! representative: `hi_form_is_the_same_for_every_image_of_a_grid` (random
+//! symmetries; every visit has the grid's minlex form; automorphism counts
+//! against `canon`). Short cuts that accept a wrong visit or miss one:
+//! `short_cuts_agree_with_the_full_visits`. A slice that counts a grid twice
+//! or misses one: `whole_slices_count_the_same_as_by_minlex_forms` (five whole
+//! slices: every grid built on the slice's band with all six ranks ≥ K,
+//! canonicalised by minlex form, against the count and its automorphism
+//! split). The counts file misread or miswritten:
+//! `lines_round_trip_and_bad_ones_are_named` (in `counts.rs`). `which` naming
+//! the wrong entry: `listed_grids_are_found_again_from_any_image` here, and
+//! `tests/enumerate.rs`.
 
 use std::collections::{BTreeMap, HashSet};
 

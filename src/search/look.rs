@@ -18,6 +18,32 @@
 //! search. A 17 has hundreds of such neighbours on many grids, so on a
 //! grid holding a 17 the look usually answers at once, where the rows of
 //! the 18 plan may meet their first minimal 18 late.
+//!
+//! The first look is for the one-grid search (`search` and `scan` with
+//! `--clues 18 --first`). On a grid holding a 17 the rows of the 18 plan,
+//! ordered for the full search, may meet their first minimal 18 late (12
+//! times the 17 search on one grid of the benchmark). So the search first
+//! runs the 17 search stopped at its first 17 and, when there is one, looks
+//! around it; a grid it does not settle (no 17, or none near it) gets the
+//! full 18 `--first` search, and its 17 search is the price (about a tenth of
+//! an 18 search on a random grid). `GridResult::first_look` holds the 17
+//! search's counters and the look's time (`--stats`: `grid K first look:
+//! ...`). The catalogue's `exhaust --first` does not look: one visit searches
+//! one choice's rows of many grids at once, and grids holding a 17 are 49,158
+//! of 5.47×10⁹.
+//!
+//! # `--first` in the one-grid search
+//!
+//! **`--first` leaves the 6-6-6 row for last** (`Searcher::deferred_row`). A
+//! grid's minimal 18s lie mostly in rows with a band of 7 (of slice 28's first
+//! 212, 171), and the 6-6-6 row, hi's last, is more than half the search
+//! (for N = 18 it costs half to three quarters of it): with `--first` the
+//! choices search their other rows first (side by side when threads are
+//! idle), and only if none found a puzzle does hi's 6-6-6 row run, on the
+//! state that searched hi's other rows (their fresh UAs serve it). The rows
+//! searched are the same when there is no 18; when there is, the search
+//! stops at the first found, wherever it lies. Before any row, a grid
+//! holding a 17 gets the look above.
 
 use crate::bits::{Mask81, cells};
 use crate::grid::{Grid, Puzzle};

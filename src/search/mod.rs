@@ -8,6 +8,32 @@
 //! with the bands-1+2 solver; [`band3`] completes each valid XY in band 3
 //! and runs the final uniqueness check. Every 17 of the grid is found by
 //! exactly one (choice, row): results need no de-duplication.
+//!
+//! # Threads and time
+//!
+//! The three band-3 choices of a grid run side by side on idle threads
+//! (rayon). Once no grid waits (a lone grid, or the last grids of a `search`,
+//! `scan` or `validate`), an idle thread may also take rows of a choice, on a
+//! state of its own (its own harvest; it lacks the fresh UAs of the rows it
+//! did not search): every state holds genuine UAs of the grid only, so any
+//! state may search any row (`Searcher::with_split_rows_after`, told the
+//! number of grids of the run; a choice already running hands on its rows
+//! from its next row). While grids wait the split stays off: the threads have
+//! other grids to search, and a stolen half of a row list only costs. A
+//! grid's time (`GridResult::cpu_time`, what `scan`, `validate` and `tune`
+//! report) is the thread CPU time of its planning and of each row with its
+//! state's harvest, summed over the threads that ran them: a wall time would
+//! count a loaded machine, a paused run or, around a `rayon::join`, another
+//! grid's work. (`exhaust` times each entry by its thread's CPU time too: an
+//! entry runs on one thread.) Stage counters ([`Stats`]) are kept per worker,
+//! merged with `+=`, and printed by `--stats` and the scan summary;
+//! `GridResult::by_row` has the counters of each row.
+//!
+//! This file sits at both ends of the order of the search's files
+//! (ARCHITECTURE.md, "Invariants"): its `Stats` and the re-exports of
+//! `options` sit below the two halves, its driver on top of them; `shared`
+//! takes the socket classes from `signatures`, not from band 3. To see the
+//! uses: `grep -rn 'use crate::search\|use super::' src/search`.
 
 pub mod band3;
 pub mod harvest;

@@ -8,6 +8,36 @@
 //! No option changes the 17s found: the search only ever uses genuine
 //! unavoidable sets, and an option only decides how many are harvested or
 //! how many filter early, so it changes the time alone.
+//!
+//! Each option is one `TuningOption { name, default, min, max, help, get, set
+//! }`, `name` being the flag without its dashes (`ua-limit`; the field is the
+//! same name with `_`). Built from the table: `SearchConfig::default()` and
+//! `SearchConfig::validate()` (a value out of range is
+//! `ConfigError::OutOfRange`); the flags of the searching commands
+//! (`cli::common::TuningArgs`; it and `tune`'s lists are `TuningGroup`s,
+//! whose clap traits the `tuning_group!` macro writes from the table's help,
+//! range and default, so a value out of range is a usage error, exit 2,
+//! before any file is read); `s17 tune`'s lists (`cli::tune::TuningLists`:
+//! one comma-separated list per option, the combinations in table order, one
+//! column per option; each value parsed against the range too, exit 2); and
+//! README's table of options, a copy that `tests/options.rs` compares row by
+//! row with the table (it prints the table to paste when they differ) and
+//! that also checks every searching command offers every option.
+//!
+//! Adding an option is one field of `SearchConfig` (with its default), one
+//! entry of `TUNING_OPTIONS` and one README row; the unit tests check that
+//! each entry's `get` and `set` touch exactly its own field, that defaults
+//! lie in their ranges and that names are distinct. The `Debug` form of
+//! `SearchConfig` is part of `s17 exhaust`'s checkpoint fingerprint: keep the
+//! fields, their names and their order (a unit test pins it). The options
+//! decide how many genuine UAs are harvested (`ua12-digits`, `gua-digits`,
+//! `fillings`) or get bits in the vectors (`ua-limit` per 2X2Y step;
+//! `gua-limit` per X slice and band 3, `exhaust` keeping 8 times as many for
+//! the mini-row sockets, shared by an entry's bands 3), and how the XY loop
+//! is blocked (`chunk`). Tests: `tests/options.rs`, `tests/settings.rs`
+//! `fillings_from_the_command_line_reach_the_search`, `tests/cli.rs`
+//! `tuning_values_out_of_range_exit_two`, `tests/tune.rs`
+//! `fillings_get_a_list_and_a_column`.
 
 use super::harvest::HarvestLimits;
 

@@ -11,6 +11,33 @@
 //! applies the [`Goal`], and [`RunState::run_row`] searches one row for the
 //! bands 3 it names. What differs between the two callers is only where
 //! the bands 3 come from and what is done with the puzzles found.
+//!
+//! [`RunState::prepare`] harvests the UA12 once: they are UAs of every grid
+//! of the run (`crate::exhaust`'s module note says why), and the GUAs of each
+//! band 3 by its [`Sharing`]: `Own` (its own harvest and GUA bits: one grid)
+//! or `ByClass` (bands-1+2 parts harvested once per socket signature, GUA
+//! bits kept once per socket class: an entry). Part 1 then runs the XY loop
+//! in the matching `Mode` (`OneGrid` or `Shared`), a type parameter, so the
+//! loop never tests which. The one-grid search maps the puzzles back to the
+//! grid's cells (and may hand rows to idle threads, each with a state of its
+//! own); the entry maps them to minlex form.
+//!
+//! # The goal
+//!
+//! N lives in the search's `Goal` (`Searcher::with_goal`: the clue total,
+//! `--first`, `--non-minimal`), read where the plan is made and where a state
+//! is prepared, never in the loops: a row carries its own counts, so the
+//! steps, the XY loop and band 3 are the same code for every N, and the 17
+//! search's counters do not change. A unique XY ∪ Z of N > 17 clues is kept
+//! only when minimal (`solver::is_minimal`: each clue removed, the solver
+//! finds a second solution), unless `--non-minimal`; for N ≤ 17 every valid
+//! puzzle is minimal (no 16 exists) and nothing is checked. `--first` shares
+//! one stop flag among a grid's choices, held by each choice's bands-1+2
+//! state (`Bands12::stop_with`): it is set when a band 3 keeps its first
+//! puzzle (part 2, `Bands12::part2`), and the rows, X slices and steps stop at
+//! it. A band 3 itself only knows that it stops at its first
+//! (`Band3State::finished`): in a catalogue entry each band 3 stops on its own
+//! and the entry goes on for the others.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -21,6 +21,37 @@
 //! - [`build`](mod@build): compute the bands' data, encode it, write the file;
 //! - [`read`]: [`BandTables`] and [`BandTable`], the file read in place;
 //! - [`verify`](mod@verify): the full check of `s17 tables verify`.
+//!
+//! # Where it lives, how it is written, what is checked
+//!
+//! The file is built by `s17 tables build` or by the first command that needs
+//! it (`cli::common::build_tables`; about 3 s on two cores). The atomic write
+//! puts a temporary file beside it (named per process and call, so two
+//! builders never share one), fsyncs it, renames it over the old file, then
+//! fsyncs the directory where the platform allows; a crash never leaves a
+//! half file. It lives in the per-user cache directory (`$XDG_CACHE_HOME/s17/`,
+//! else `~/.cache/s17/`; `$S17_TABLES` and `--tables` override), never in the
+//! current directory; the tests use `target/tmp/bands.s17t`. It is read in
+//! place as plain little-endian arrays (bytemuck), after these checks:
+//!
+//! - **open** (cheap): magic `S17BANDS`, format version, header length,
+//!   counts, section offsets and the file length; all 416 bands present. A
+//!   missing file or another format version is rebuilt; anything else is
+//!   refused with a message saying how to rebuild, never overwritten.
+//! - **first read of a band** (once per band and process): the band's record
+//!   (valid band, ranges in bounds, list sizes, monotone slice indices) and
+//!   the checksum of its section (its band digits, record, UAs, slice indices
+//!   and sets), stored in its record. A mismatch is refused with the file, the
+//!   band and the rebuild command, before the search reads the band.
+//! - **`s17 tables verify`**: every band as above, every set (size, order,
+//!   slice index), and the checksum of the whole file after the header.
+//!
+//! The sections, in order: header (128 bytes), bands (416 × 28 bytes),
+//! records (416 × 64 bytes), minimal UAs (u32 masks), slice indices
+//! (416 × 5 × 352 u32), sets (u32 masks); format version 2 added the per-band
+//! checksums. The valid sets of a band are 27-bit masks in catalogue cells,
+//! sorted so that the sets sharing their two lowest cells form one contiguous
+//! table slice, with an index from (first, second) cell to the slice.
 
 use std::io;
 use std::path::PathBuf;

@@ -1,6 +1,27 @@
 //! The XY loop of a step (ARCHITECTURE.md, stage 5) and each survivor's
 //! way through band 3 and the bands-1+2 check (stage 6), in the two modes:
 //! [`Bands12::survivor_one`] and [`Bands12::survivor_shared`].
+//!
+//! The survivor checks, in full. Each survivor is checked against the UAs of
+//! the step beyond the bit limit (a few hundred on slow grids) through an
+//! index built once per step with survivors: per cell, the bits of the sets
+//! it misses (up to 512 sets, the rest as a list), so the check is one AND
+//! per cell of XY. GUAs get bits too (up to `gua_limit`), by cell per X slice
+//! (`search::band3::SliceBits`): the GUA bits a survivor's cells all miss are
+//! the GUAs whose S it misses, so band 3 must hit their T (their sockets are
+//! *open*). A survivor whose open sockets' T's need more clues than band 3
+//! has left, by the mini-row bound or by pairwise disjoint T's, dies here;
+//! the others meet band 3 on every GUA: the T's of all GUAs whose S XY misses
+//! (open sockets, the GUAs beyond the bits, fresh ones) and band 3's own UAs
+//! must be hit by the clues left, a hitting-set search, in two stages (the
+//! T's of at most 6 cells first, which settle almost every XY; the larger
+//! ones only for an XY still alive). The one-grid search meets the socket
+//! bounds first (three survivors in four die there), then the UAs beyond the
+//! bit limit, then band 3 on every GUA; `exhaust`, where a survivor meets the
+//! bounds of every band 3 of the entry, checks the UAs beyond the limit
+//! first. A survivor left goes to the bands-1+2 check (the solver with band 3
+//! given in full: exactly the bands 1+2 problem); a failure yields a fresh
+//! UA12 (the difference from the other filling), added for the later steps.
 
 use crate::bits::{Mask27, Mask54};
 use crate::search::band3::Band3State;

@@ -17,6 +17,18 @@
 //! one OR over its cells tells which classes have an S part that XY misses
 //! (the *open classes*), for every band 3 at once; each band 3 then reads
 //! its open sockets from the open classes ([`crate::bits::move_bits`]).
+//!
+//! Up to 8 × `gua_limit` bits per X slice, smallest parts first, a group of
+//! bits per class. Each band 3 reads its open sockets from the open classes
+//! with a PEXT and a PDEP per word (its sockets 0 to 35 are numbered in class
+//! order for this). The bands 3 then keep no GUA bits of their own: the GUAs
+//! of other T's (fresh ones only) go to band 3 on every GUA, or force their
+//! socket in a slice that cannot hit them. The one-grid search keeps its bits
+//! per band 3 (a class level would only add work for one band 3). Tests:
+//! `open_classes_agree_with_the_parts` (the open classes are exactly the
+//! classes with a part the XY misses),
+//! `class_parts_make_uas_of_every_band_3_with_the_class`; the survivor check's
+//! test (`survivor_check_agrees_with_every_gua`) runs in both modes.
 
 use std::collections::HashMap;
 

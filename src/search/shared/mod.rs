@@ -12,6 +12,27 @@
 //!
 //! [`Shared`] holds what part 1 keeps for the entry: the class bits and,
 //! per step, the view the mini-row bound of each live band 3 reads.
+//!
+//! What an entry does once, and what each band 3 does:
+//!
+//! - once per entry (`search::part1::Bands12`, `search::signatures`, this
+//!   module): the UA12 harvest, the valid sets of bands 1 and 2, the 2X2Y
+//!   steps and their UA filters, the XY loop, the UAs beyond the vector limit,
+//!   the bands-1+2 check and its fresh UA12; the GUA harvest of each socket
+//!   signature; the hand-over of fresh GUAs by the gangster they make or the
+//!   digits of their T;
+//! - per band 3 (`search::band3::Band3State`): the GUAs and sockets built from
+//!   the shared harvest, band 3's UAs, the step's forced sockets, the
+//!   survivor's socket check and check against every GUA, part 2, the final
+//!   check and its fresh UAs.
+//!
+//! A survivor goes through the band-3 states one by one; the bands-1+2 check
+//! runs at most once per survivor, when the first band 3 lets it through. A
+//! step is dead when it is dead for every band 3; a band 3 dead for the step
+//! is left out of it. Everything else is the one-grid search's own code, so
+//! the proof of the one-grid pipeline applies to each band 3. Debug builds
+//! check each shared UA12 against each band 3 (its complement has a second
+//! solution) and every GUA against its grid.
 
 pub mod classes;
 mod share;

@@ -1,6 +1,38 @@
 //! Handing the fresh GUAs one band 3 of an entry finds to the others:
 //! by socket class ([`super::Shared::share_guas`]), or, for a T no class
 //! takes, by the digits of its cells ([`share_by_digits`]).
+//!
+//! # By gangster
+//!
+//! A failed final check of band 3 B gives a fresh minimal UA S ∪ T (S in
+//! bands 1+2, T in band 3). The solution H that differs from the grid exactly
+//! on it (for a minimal UA every other solution of its complement does) keeps
+//! XY, and its band 3 is a band B' with some gangster g. Any other band 3 of
+//! the entry with a socket that turns it into a band of gangster g (its cells
+//! T' changed) gets the GUA (S, T'): H's bands 1+2 fill the columns exactly
+//! as g needs, so they and that changed band form a grid, which differs from
+//! that band 3's grid on S ∪ T'. So when XY misses S, that band 3 too must
+//! hit T'. (`super::classes::ClassGuas` files every socket of every band 3 by
+//! the gangster it makes; the bands-1+2 state hands each fresh GUA on after
+//! the band 3's part 2. B itself gets (S, T') too when one of its own sockets
+//! makes g with other cells than T.) A hand-over is left out when the class
+//! already has a part inside S (XY missing S then misses that part, and the T
+//! is the same). A test checks random fresh GUAs handed on this way against
+//! every band 3 that gets them with the solver, and debug builds assert each
+//! hand-over.
+//!
+//! # By digits
+//!
+//! A fresh GUA S ∪ T whose other solution no class makes (T spans mini-rows:
+//! 4 cells or more) goes to every other band 3 of the entry with the same
+//! digits as B in the cells of T. The other solution changes band 3 only in
+//! T, and each row and box of band 3 keeps its set of digits there (it stays
+//! a band); the same change in a band 3 with T's digits keeps its rows and
+//! boxes too, and it changes the digit sets of the columns exactly as it did
+//! B's, so bands 1+2 changed at S complete it as they complete B changed at
+//! T. So S ∪ T is a UA of that band 3's grid as well (the test
+//! `guas_shared_by_digits_are_uas_of_the_bands_that_take_them` checks each
+//! share with the solver, and debug builds assert it).
 
 use crate::band::{band_of_grid, gangster};
 use crate::bits::{GRID_FULL, cells};
