@@ -1,5 +1,11 @@
 //! Tests of the band-3 state: its socket checks and band 3 on every GUA
 //! against direct answers from the GUA list and brute force.
+//!
+//! What they guard (ARCHITECTURE.md, "Where a puzzle could be lost"): a
+//! valid XY filtered out by the socket checks. `band3_can_take_agrees_with_brute_force`
+//! (the socket check and its short cuts against a brute-force hitting set),
+//! `survivor_check_agrees_with_every_gua` (in both modes),
+//! `mini_row_clues_agree_with_the_sockets_t`.
 
 use super::index::STAGE1_CELLS;
 use super::*;
