@@ -2,6 +2,8 @@
 //! exit code (0 ok, 1 bad input or a failed run, 2 usage, 130 interrupted by
 //! Ctrl-C or SIGTERM).
 
+#![deny(unsafe_code)]
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
