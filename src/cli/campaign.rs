@@ -35,6 +35,13 @@ pub struct Args {
     command: Command,
 }
 
+impl Args {
+    /// `campaign run`: a long command (`interrupt::install_early`).
+    pub fn is_run(&self) -> bool {
+        matches!(self.command, Command::Run(_))
+    }
+}
+
 #[derive(clap::Subcommand, Debug)]
 enum Command {
     /// Cut slices of the ED catalogue into units of about H core-hours:

@@ -84,6 +84,23 @@ enum Command {
     Man(completions::ManArgs),
 }
 
+impl Command {
+    /// The name of a long command, one that a signal stops with a line
+    /// ([`interrupt::install_early`]); `None` for the others, which a
+    /// signal ends as any program.
+    fn long_name(&self) -> Option<&'static str> {
+        match self {
+            Command::Search(_) => Some("search"),
+            Command::Scan(_) => Some("scan"),
+            Command::Validate(_) => Some("validate"),
+            Command::Exhaust(_) => Some("exhaust"),
+            Command::Enumerate(args) if args.all || args.bands.is_some() => Some("enumerate"),
+            Command::Campaign(args) if args.is_run() => Some("campaign"),
+            _ => None,
+        }
+    }
+}
+
 /// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
 /// input was bad (exit 1, the run went on), `Err` the run failed.
 pub type Outcome = anyhow::Result<bool>;
@@ -104,6 +121,13 @@ pub fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_exit(e));
     let name = matches.subcommand_name().unwrap_or_default();
     init_tracing(cli.verbose, cli.quiet);
+    // The long commands catch their signals before any work.
+    if let Some(long) = cli.command.long_name() {
+        if let Err(err) = interrupt::install_early(long, cli.quiet) {
+            eprintln!("s17 {name}: error: {err:#}");
+            return ExitCode::from(1);
+        }
+    }
     let result = match cli.command {
         Command::Search(args) => search::run(args, cli.quiet),
         Command::Scan(args) => scan::run(args, cli.quiet),
@@ -126,7 +150,7 @@ pub fn main() -> ExitCode {
         Err(err) if err.is::<interrupt::Interrupted>() => {
             // Ctrl-C: what is done and how to go on, not an error.
             eprintln!("s17 {name}: {err}");
-            ExitCode::from(interrupt::EXIT_CODE)
+            ExitCode::from(interrupt::exit_code())
         }
         Err(err) if err.chain().any(|cause| cause.is::<Usage>()) => {
             eprintln!("s17 {name}: error: {err:#}");
