@@ -73,7 +73,11 @@ fn checkpointed(path: &Path) -> u64 {
 /// (`tail` being ` UNIT done, ...` to the end); returns (D, T).
 fn assert_stopped(out: &Output, signal: &str, command: &str, tail: &str) -> (u64, u64) {
     let text = stderr(out);
-    assert_eq!(out.status.code(), Some(exit_code(signal)), "{signal}: {text}");
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(signal)),
+        "{signal}: {text}"
+    );
     assert!(!text.contains("panicked"), "{text}");
     assert!(
         text.contains(&format!("s17 {command}: interrupt: ")),
@@ -84,7 +88,9 @@ fn assert_stopped(out: &Output, signal: &str, command: &str, tail: &str) -> (u64
         .strip_prefix(&format!("s17 {command}: interrupted: "))
         .and_then(|rest| rest.strip_suffix(tail))
         .unwrap_or_else(|| panic!("{signal}: {text}"));
-    let (done, total) = counts.split_once(" of ").unwrap_or_else(|| panic!("{text}"));
+    let (done, total) = counts
+        .split_once(" of ")
+        .unwrap_or_else(|| panic!("{text}"));
     let (done, total) = (done.parse().unwrap(), total.parse().unwrap());
     assert!(done <= total, "{text}");
     (done, total)
@@ -109,7 +115,15 @@ fn a_scan_signalled_at_any_moment_says_so_and_resumes_exactly() {
     run(d, &["scan", "g.txt", "-o", "whole.txt", "-q"]);
 
     // Each run goes on from the one before; the last one ends the scan.
-    let args = ["scan", "g.txt", "-o", "cut.txt", "--threads", "1", "--resume"];
+    let args = [
+        "scan",
+        "g.txt",
+        "-o",
+        "cut.txt",
+        "--threads",
+        "1",
+        "--resume",
+    ];
     let tail = " grids done, results in cut.txt; the same command with --resume continues";
     let mut before = 0;
     for (ms, signal) in MOMENTS {
@@ -127,7 +141,10 @@ fn a_scan_signalled_at_any_moment_says_so_and_resumes_exactly() {
         before = done;
     }
     run(d, &args);
-    assert_eq!(sorted_lines(&d.join("cut.txt")), sorted_lines(&d.join("whole.txt")));
+    assert_eq!(
+        sorted_lines(&d.join("cut.txt")),
+        sorted_lines(&d.join("whole.txt"))
+    );
     assert_eq!(checkpointed(&d.join("cut.txt.done")), 3);
 }
 

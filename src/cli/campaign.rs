@@ -70,7 +70,8 @@ struct PlanArgs {
     /// data/ed-costs.tsv): each unit is estimated at most H plus one entry.
     #[arg(long, value_name = "H")]
     unit_hours: f64,
-    /// The campaign directory (created if missing).
+    /// The campaign directory (created if missing, in a directory that
+    /// exists).
     #[arg(long, short = 'o', value_name = "DIR")]
     output: PathBuf,
     /// Replace the plan of DIR if it has one (its results stay in DIR/out).
@@ -177,6 +178,7 @@ fn plan(args: PlanArgs) -> Outcome {
     if units.exists() && !args.force {
         return Err(campaign::CampaignError::PlanExists(dir.clone()).into());
     }
+    crate::output::make_dir("-o", dir, true).map_err(super::resumable::into_error)?;
     for sub in [campaign::out_dir(dir), dir.join("logs")] {
         std::fs::create_dir_all(&sub).with_context(|| format!("{}", sub.display()))?;
     }
@@ -580,7 +582,7 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
             old.display()
         );
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    crate::output::make_dir("-o", dir, true).map_err(super::resumable::into_error)?;
     let mut lower_bound = false;
     for slice in &merged.slices {
         let h = &slice.header;

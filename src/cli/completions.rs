@@ -11,7 +11,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::CommandFactory;
 
 use super::{Cli, Outcome};
@@ -53,9 +53,7 @@ pub fn run_completions(args: CompletionsArgs) -> Outcome {
 pub fn run_man(args: ManArgs) -> Outcome {
     let root = command_tree();
     if let Some(dir) = args.dir {
-        if !dir.is_dir() {
-            bail!("{}: not a directory", dir.display());
-        }
+        crate::output::make_dir("--dir", &dir, false).map_err(super::resumable::into_error)?;
         write_pages(&root, &dir)
             .with_context(|| format!("cannot write the man pages to {}", dir.display()))?;
         return Ok(true);

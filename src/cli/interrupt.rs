@@ -177,7 +177,10 @@ fn on_signal(signal: i32) {
     if REQUESTED.swap(true, Ordering::SeqCst) {
         let (command, resume) = match &*mode {
             Mode::Resumable { stop, .. } => (stop.command, stop.resume),
-            Mode::Early { command, .. } => (*command, "the same command (with --resume where it takes one) continues"),
+            Mode::Early { command, .. } => (
+                *command,
+                "the same command (with --resume where it takes one) continues",
+            ),
             Mode::AtOnce { command, .. } => (*command, "the same command continues"),
             Mode::Default => ("", ""),
         };
