@@ -78,12 +78,15 @@ struct PlanArgs {
     #[arg(long)]
     force: bool,
     /// What every unit searches for (default: every 17). A goal other than
-    /// 17s is planned by its own cost table (data/ed-costs-N[-first].tsv).
+    /// 17s is planned by its own cost table (data/ed-costs-N[-first].tsv,
+    /// built in for 18 and 17 --first), or by --costs FILE.
     #[command(flatten)]
     goal: GoalArgs,
-    /// A cost table file to plan by instead of the committed one (for tests
-    /// and trials).
-    #[arg(long, value_name = "FILE", hide = true)]
+    /// A cost table to plan by instead of the built-in one of the goal
+    /// (the format of data/ed-costs.tsv, as tools/ed-costs.sh writes it
+    /// from `s17 exhaust --estimate`): for a goal with no built-in table
+    /// (16 or 19 clues), or a machine unlike the one measured.
+    #[arg(long, value_name = "FILE")]
     costs: Option<PathBuf>,
 }
 

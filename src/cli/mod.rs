@@ -40,15 +40,20 @@ mod tables;
 mod tune;
 mod validate;
 
-/// Finds every 17-clue sudoku puzzle of a solution grid.
+/// Finds every minimal sudoku puzzle of 17 clues (or 16 to 19) of a solution grid.
 #[derive(Parser, Debug)]
-#[command(name = "s17", version, about, long_about = None)]
+#[command(
+    name = "s17",
+    version = concat!(env!("CARGO_PKG_VERSION"), " ", env!("S17_BUILD")),
+    about,
+    long_about = None
+)]
 pub struct Cli {
     /// More log output (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
-    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    #[arg(short, long, action = clap::ArgAction::Count, global = true, display_order = 1000)]
     verbose: u8,
     /// Only errors on stderr.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, display_order = 1001)]
     quiet: bool,
     #[command(subcommand)]
     command: Command,
@@ -56,7 +61,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Find every 17-clue puzzle of each solution grid.
+    /// Find every minimal puzzle of 17 clues (or --clues 16 to 19) of each solution grid.
     Search(search::Args),
     /// Search every grid of a grid file into a resumable output file.
     Scan(scan::Args),
@@ -74,7 +79,7 @@ enum Command {
     Tables(tables::Args),
     /// The catalogue of essentially different grids, by slice and entry.
     Enumerate(enumerate::Args),
-    /// Every 17 of a slice of the ED catalogue (or a range of its entries).
+    /// Every 17 (or --clues 16 to 19) of a slice of the ED catalogue, or of a range of its entries.
     Exhaust(exhaust::Args),
     /// Many slices of the ED catalogue as units for a cluster: plan, run, status, merge.
     Campaign(campaign::Args),

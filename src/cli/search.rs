@@ -94,8 +94,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 guard.0 += 1;
                 print_result(&mut out, index, &result, several, args.stats)
                     .context("cannot write the results")?;
-                // `--first` answers "is there one?" for each grid.
-                if goal.first && result.puzzles.is_empty() && !quiet {
+                // A search that finds none says so (`--first` answers
+                // "is there one?" for each grid; a complete search too).
+                if result.puzzles.is_empty() && !quiet {
                     eprintln!("s17 search: no {} in grid {index}", goal.clues);
                 }
                 printed.store(guard.0, Ordering::SeqCst);
