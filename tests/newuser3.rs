@@ -406,14 +406,13 @@ fn every_command_answers() {
     );
 }
 
-/// Sends SIGINT to `child` once `secs` have passed.
-fn interrupt_after(child: &std::process::Child, secs: f64) {
+/// Sends SIGINT to `child` `secs` after it catches the signal (its
+/// handler is in place before any work; a wait on that condition, not on
+/// the machine's speed).
+fn interrupt_after(child: &mut std::process::Child, secs: f64) {
+    common::signals::wait_until_caught(child);
     std::thread::sleep(std::time::Duration::from_secs_f64(secs));
-    let status = Command::new("kill")
-        .args(["-s", "INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::signals::send(child, "INT");
 }
 
 /// Ctrl-C during `search` and `campaign run` exits 130 with a line that
@@ -424,16 +423,18 @@ fn ctrl_c_says_what_was_done() {
     let d = dir.path();
     let grids: String = (0..200).map(|_| format!("{GRID}\n")).collect();
     std::fs::write(d.join("g.txt"), grids).unwrap();
-    let child = command(d, &["search", "--input", "g.txt", "--threads", "1"])
+    let mut child = command(d, &["search", "--input", "g.txt", "--threads", "1"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    interrupt_after(&child, 1.5);
+    interrupt_after(&mut child, 0.5);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     let text = stderr(&out);
-    assert!(text.starts_with("s17 search: interrupted: "), "{text}");
+    // The last line (a signal before the command's work is told first).
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.starts_with("s17 search: interrupted: "), "{text}");
     assert!(
         text.contains(" of 200 grids searched and printed; "),
         "{text}"
@@ -450,16 +451,18 @@ fn ctrl_c_says_what_was_done() {
         "c",
     ];
     assert_eq!(s17(d, &plan).status.code(), Some(0));
-    let child = command(d, &["campaign", "run", "c", "0", "--threads", "1"])
+    let mut child = command(d, &["campaign", "run", "c", "0", "--threads", "1"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    interrupt_after(&child, 2.0);
+    interrupt_after(&mut child, 0.5);
     let out = child.wait_with_output().unwrap();
     let text = stderr(&out);
     assert_eq!(out.status.code(), Some(130), "{text}");
-    assert!(text.starts_with("s17 campaign: interrupted: "), "{text}");
+    // The last line (a signal before the command's work is told first).
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.starts_with("s17 campaign: interrupted: "), "{text}");
     assert!(
         text.contains(" of 30 entries checkpointed; `s17 campaign run c 0` continues"),
         "{text}"
@@ -482,12 +485,12 @@ fn ctrl_c_in_validate_without_checkpoint_says_what_was_done() {
         "--threads",
         "1",
     ];
-    let child = command(d, &args)
+    let mut child = command(d, &args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    interrupt_after(&child, 2.5);
+    interrupt_after(&mut child, 0.5);
     let out = child.wait_with_output().unwrap();
     let text = stderr(&out);
     assert_eq!(out.status.code(), Some(130), "{text}");

@@ -203,7 +203,139 @@ const CHECKS: &[(&str, Check)] = &[
             );
         },
     ),
+    ("s17 enumerate --band 0 | head -2 > slice0.txt", |_, dir| {
+        let grids = read(&dir.join("slice0.txt"));
+        assert_eq!(grids.lines().count(), 2, "{grids}");
+        // The first is the grid of 648 automorphisms, which has no 18
+        // (its fewest clues are 19).
+        assert!(grids.starts_with(
+            "123456789456789123789123456214365897365897214897214365531642978642978531978531642\n"
+        ));
+    }),
+    (
+        "s17 scan slice0.txt -o has18.txt --clues 18 --first",
+        |out, dir| {
+            let err = stderr(out);
+            assert!(
+                err.contains("2 grids searched, 0 bad lines, 0 18s found"),
+                "{err}"
+            );
+            assert!(
+                !err.contains("stages:"),
+                "the stage line only with --stats: {err}"
+            );
+            assert_eq!(read(&dir.join("has18.txt")), "");
+        },
+    ),
+    ("cut -f1 has18.txt", |out, _| {
+        assert_eq!(stdout(out), "");
+    }),
 ];
+
+/// README's, COMMANDS.md's and benches/README.md's figures of the whole
+/// catalogue's campaigns agree with what `campaign plan` says: units, and
+/// core-years from its core-hours (a year of 8,766 hours).
+#[test]
+fn the_docs_figures_agree_with_the_plans() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let flat = |name: &str| {
+        std::fs::read_to_string(format!("{root}/{name}"))
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (readme, commands, benches) = (
+        flat("README.md"),
+        flat("COMMANDS.md"),
+        flat("benches/README.md"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |goal: &[&str]| -> (u64, f64) {
+        let out = Command::new(BIN)
+            .args([
+                "campaign",
+                "plan",
+                "--slices",
+                "all",
+                "--unit-hours",
+                "12",
+                "-o",
+                "p",
+            ])
+            .args(goal)
+            .arg("--force")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let text = stdout(&out);
+        // `s17 campaign plan: GOAL: N units, H core-hours estimated ...`
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "units,").expect(&text);
+        let units = words[at - 1].parse().unwrap();
+        let hours: f64 = words[at + 1].parse().unwrap();
+        (units, hours / 8766.0)
+    };
+    let thousands = |n: u64| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let (units17, years17) = plan(&[]);
+    let years17 = format!("{years17:.1}");
+    assert!(
+        readme.contains(&format!("(about {years17} core-years)")),
+        "README: {years17}"
+    );
+    assert!(
+        commands.contains(&format!("({years17} core-years)")),
+        "COMMANDS.md: {years17}"
+    );
+    assert!(
+        benches.contains(&format!("about {years17} core-years")),
+        "benches: {years17}"
+    );
+    assert!(
+        commands.contains(&format!("{} units", thousands(units17))),
+        "COMMANDS.md: {units17}"
+    );
+
+    let (units, years) = plan(&["--clues", "18", "--first"]);
+    let years = format!("{years:.0}");
+    let said = format!("{} units, about {years} core-years", thousands(units));
+    assert!(readme.contains(&said), "README: {said}");
+    assert!(
+        readme.contains(&format!("(about {years} core-years,")),
+        "README's table: {years}"
+    );
+    assert!(commands.contains(&format!("{} units, {years} core-years", thousands(units))));
+    assert!(
+        commands.contains(&format!("**{years} core-years**")),
+        "COMMANDS.md: {years}"
+    );
+    assert!(
+        benches.contains(&format!("about {years} core-years**")),
+        "benches: {years}"
+    );
+
+    let (units, years) = plan(&["--clues", "18"]);
+    let years = format!("{years:.0}");
+    assert!(
+        readme.contains(&format!("(about {years} core-years,")),
+        "README's table: {years}"
+    );
+    assert!(commands.contains(&format!("{} units, {years} core-years", thousands(units))));
+    assert!(
+        benches.contains(&format!("about {years} core-years**")),
+        "benches: {years}"
+    );
+}
 
 /// The shell blocks of README's "## Common tasks": their lines, each with
 /// `Some(reason)` when it is marked `# slow: reason`.

@@ -83,7 +83,7 @@ pub enum CampaignError {
     Incomplete { dir: PathBuf, missing: String },
     /// No cost table for a campaign's goal.
     #[error(
-        "no cost table for a campaign of {goal}: {table} is missing; make it from an estimate run (`{command}`) and compile it in (campaign::costs::GOAL_TABLES)"
+        "no cost table for a campaign of {goal}: {table} is missing; make it from an estimate run (`{command}`) and plan with it: `s17 campaign plan ... --costs {table}`"
     )]
     NoCostTable {
         goal: String,

@@ -35,6 +35,13 @@ pub struct Args {
     command: Command,
 }
 
+impl Args {
+    /// `campaign run`: a long command (`interrupt::install_early`).
+    pub fn is_run(&self) -> bool {
+        matches!(self.command, Command::Run(_))
+    }
+}
+
 #[derive(clap::Subcommand, Debug)]
 enum Command {
     /// Cut slices of the ED catalogue into units of about H core-hours:
@@ -63,19 +70,23 @@ struct PlanArgs {
     /// data/ed-costs.tsv): each unit is estimated at most H plus one entry.
     #[arg(long, value_name = "H")]
     unit_hours: f64,
-    /// The campaign directory (created if missing).
+    /// The campaign directory (created if missing, in a directory that
+    /// exists).
     #[arg(long, short = 'o', value_name = "DIR")]
     output: PathBuf,
     /// Replace the plan of DIR if it has one (its results stay in DIR/out).
     #[arg(long)]
     force: bool,
     /// What every unit searches for (default: every 17). A goal other than
-    /// 17s is planned by its own cost table (data/ed-costs-N[-first].tsv).
+    /// 17s is planned by its own cost table (data/ed-costs-N[-first].tsv,
+    /// built in for 18 and 17 --first), or by --costs FILE.
     #[command(flatten)]
     goal: GoalArgs,
-    /// A cost table file to plan by instead of the committed one (for tests
-    /// and trials).
-    #[arg(long, value_name = "FILE", hide = true)]
+    /// A cost table to plan by instead of the built-in one of the goal
+    /// (the format of data/ed-costs.tsv, as tools/ed-costs.sh writes it
+    /// from `s17 exhaust --estimate`): for a goal with no built-in table
+    /// (16 or 19 clues), or a machine unlike the one measured.
+    #[arg(long, value_name = "FILE")]
     costs: Option<PathBuf>,
 }
 
@@ -170,6 +181,7 @@ fn plan(args: PlanArgs) -> Outcome {
     if units.exists() && !args.force {
         return Err(campaign::CampaignError::PlanExists(dir.clone()).into());
     }
+    crate::output::make_dir("-o", dir, true).map_err(super::resumable::into_error)?;
     for sub in [campaign::out_dir(dir), dir.join("logs")] {
         std::fs::create_dir_all(&sub).with_context(|| format!("{}", sub.display()))?;
     }
@@ -573,7 +585,7 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
             old.display()
         );
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    crate::output::make_dir("-o", dir, true).map_err(super::resumable::into_error)?;
     let mut lower_bound = false;
     for slice in &merged.slices {
         let h = &slice.header;

@@ -176,10 +176,45 @@ pub struct CluesArg {
         long,
         value_name = "N",
         default_value_t = CLUES,
-        value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
-            .range(*CLUE_RANGE.start() as u64..=*CLUE_RANGE.end() as u64),
+        value_parser = ClueCount,
+        hide_possible_values = true,
     )]
     pub clues: usize,
+}
+
+/// The parser of `--clues`: a number of [`CLUE_RANGE`] (clap's range
+/// error otherwise), whose values the shell completions offer.
+#[derive(Clone, Copy, Debug)]
+pub struct ClueCount;
+
+impl clap::builder::TypedValueParser for ClueCount {
+    type Value = usize;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<usize, clap::Error> {
+        clap::builder::RangedU64ValueParser::<usize>::new()
+            .range(*CLUE_RANGE.start() as u64..=*CLUE_RANGE.end() as u64)
+            .parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        const NAMES: [&str; 4] = ["16", "17", "18", "19"];
+        debug_assert!(
+            NAMES
+                .iter()
+                .zip(CLUE_RANGE)
+                .all(|(n, c)| n.parse() == Ok(c))
+        );
+        Some(Box::new(
+            NAMES.iter().map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 /// What `search` and `scan` look for: `--clues N`, `--first`,

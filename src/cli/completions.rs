@@ -11,7 +11,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::CommandFactory;
 
 use super::{Cli, Outcome};
@@ -27,11 +27,62 @@ pub struct CompletionsArgs {
 pub struct ManArgs {
     /// The subcommand whose page to print (e.g. `exhaust`, `campaign plan`);
     /// none for the page of `s17` itself.
+    #[arg(value_parser = CommandNames, hide_possible_values = true)]
     pub command: Vec<String>,
     /// Write every page (s17.1, s17-search.1, s17-campaign-plan.1, ...) into
     /// this existing directory instead of printing one.
     #[arg(long, value_name = "DIR", conflicts_with = "command")]
     pub dir: Option<PathBuf>,
+}
+
+/// The names of the subcommands at every level (`campaign`, `plan`), for
+/// the completions of `s17 man`; any word is taken (and a wrong one
+/// refused by `run_man`, naming the subcommands there are).
+#[derive(Clone, Copy, Debug)]
+struct CommandNames;
+
+/// The subcommands of `s17` and of `s17 campaign` (checked against the
+/// tree by a test).
+const COMMAND_NAMES: &[&str] = &[
+    "search",
+    "scan",
+    "solve",
+    "canon",
+    "generate",
+    "tune",
+    "validate",
+    "tables",
+    "enumerate",
+    "exhaust",
+    "campaign",
+    "completions",
+    "man",
+    "plan",
+    "run",
+    "status",
+    "merge",
+    "flags",
+];
+
+impl clap::builder::TypedValueParser for CommandNames {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _: &clap::Command,
+        _: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            COMMAND_NAMES.iter().map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 /// The whole command tree, built (so subcommands carry their full names,
@@ -53,9 +104,7 @@ pub fn run_completions(args: CompletionsArgs) -> Outcome {
 pub fn run_man(args: ManArgs) -> Outcome {
     let root = command_tree();
     if let Some(dir) = args.dir {
-        if !dir.is_dir() {
-            bail!("{}: not a directory", dir.display());
-        }
+        crate::output::make_dir("--dir", &dir, false).map_err(super::resumable::into_error)?;
         write_pages(&root, &dir)
             .with_context(|| format!("cannot write the man pages to {}", dir.display()))?;
         return Ok(true);
@@ -102,4 +151,28 @@ fn print(bytes: &[u8]) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)?;
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subcommand name of the tree (but `help`) is offered, and no
+    /// other word.
+    #[test]
+    fn man_offers_every_command_name() {
+        fn names(cmd: &clap::Command, into: &mut Vec<String>) {
+            for sub in cmd.get_subcommands() {
+                into.push(sub.get_name().to_string());
+                names(sub, into);
+            }
+        }
+        let mut tree = Vec::new();
+        names(&command_tree(), &mut tree);
+        tree.sort();
+        tree.dedup();
+        let mut offered: Vec<String> = COMMAND_NAMES.iter().map(|s| s.to_string()).collect();
+        offered.sort();
+        assert_eq!(offered, tree);
+    }
 }

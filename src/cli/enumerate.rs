@@ -290,6 +290,8 @@ fn count_slices(
         quiet,
     };
     run.check(&[])?;
+    // One run per counts file, as for the result files.
+    let _lock = crate::output::OutputLock::acquire(output)?;
     let (done, mut file) = open_counts(output, resume, force)?;
     let todo: Vec<usize> = slices.clone().filter(|k| !done.contains_key(k)).collect();
     let before = slices.len() - todo.len();

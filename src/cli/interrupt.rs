@@ -1,38 +1,70 @@
 //! Ctrl-C (SIGINT), and SIGTERM and SIGHUP (a batch system's stop), during
-//! the commands that write resumable results: `scan`, `validate
-//! --checkpoint`, `exhaust` and `enumerate --all`/`--bands`.
+//! the long commands: `scan`, `validate`, `exhaust`, `enumerate
+//! --all`/`--bands`, `search` and `campaign run`.
 //!
-//! The first signal sets a flag and says so on stderr; the command's
-//! driver reads the flag before each grid, entry or slice. A grid or
-//! entry in progress finishes and is recorded (its results, then its
-//! checkpoint line, as always), no other starts; `enumerate` drops the
-//! slice in progress (a slice's count is written only whole). The command
-//! then clears its progress bar and ends with one line (`s17 scan:
-//! interrupted: 12 of 40 grids done, results in found.txt; the same
-//! command with --resume continues`), exit 130. A second signal ends the
-//! process at once, exit 130: what is checkpointed stays valid, as after
-//! a kill (`crate::output`), and the pieces not finished are searched
-//! again by the resume.
+//! **Installed first.** `cli::main` calls [`install_early`] for these
+//! commands before any work (before the tables are opened or an input is
+//! read), so no signal ever meets the default action (death without a
+//! word). Until the command says how it stops, a first signal only sets
+//! the flag (and says so); the command then stops at its first chance with
+//! its own last line: a resumable run at its first piece (0 done), a run
+//! that stops at once when it installs its handler ([`install_at_once`]).
 //!
-//! The handler runs on a thread of its own (the `ctrlc` crate), not in
-//! signal context, so it may print. The flag is process-wide: one command
-//! runs per process.
+//! **Resumable runs** ([`install`]): the first signal sets a flag and says
+//! so on stderr; the command's driver reads the flag before each grid,
+//! entry or slice. A grid or entry in progress finishes and is recorded
+//! (its results, then its checkpoint line, as always), no other starts;
+//! `enumerate` drops the slice in progress (a slice's count is written
+//! only whole). The command then clears its progress bar and ends with one
+//! line (`s17 scan: interrupted: 12 of 40 grids done, results in
+//! found.txt; the same command with --resume continues`). A second signal
+//! ends the process at once: what is checkpointed stays valid, as after a
+//! kill (`crate::output`), and the pieces not finished are searched again
+//! by the resume.
+//!
+//! **Exit codes**: 128 + the first signal's number, as a shell reports a
+//! process killed by it: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP.
+//!
+//! The handler runs on a thread of its own (signal-hook's iterator on
+//! Unix, the `ctrlc` crate elsewhere, where every stop counts as Ctrl-C),
+//! not in signal context, so it may print. The state is process-wide: one
+//! command runs per process.
 
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use indicatif::{HumanCount, ProgressBar};
 
 /// Set by the first signal.
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
+/// The number of the first signal (0 before one came).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
 /// The progress bar to clear around the handler's lines.
 static BAR: Mutex<Option<ProgressBar>> = Mutex::new(None);
 
-/// The exit code of an interrupted run (128 + SIGINT, as a shell reports
-/// a process killed by Ctrl-C).
+/// What a signal does now; the handler and the installers take this lock
+/// for their whole decision, so a signal and an install never cross.
+static MODE: Mutex<Mode> = Mutex::new(Mode::Default);
+
+/// SIGINT's number, for the exit code before any signal (and off Unix).
+const SIGINT: i32 = 2;
+
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT); see
+/// [`exit_code`] for the code of the signal that came.
 pub const EXIT_CODE: u8 = 130;
+
+/// The exit code of a run stopped by the first signal: 128 + its number
+/// (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+pub fn exit_code() -> u8 {
+    let signal = match SIGNAL.load(Ordering::SeqCst) {
+        0 => SIGINT,
+        n => n,
+    };
+    u8::try_from(128 + signal).unwrap_or(EXIT_CODE)
+}
 
 /// How a command stops and continues, for its lines.
 #[derive(Clone, Copy, Debug)]
@@ -51,32 +83,35 @@ pub struct Stop {
     pub what: &'static str,
 }
 
+/// The line of a command that stops at once, at the moment of the signal.
+type Line = Box<dyn Fn() -> String + Send>;
+
+enum Mode {
+    /// No handler: the signal's default action.
+    Default,
+    /// Installed by `cli::main` before the command's work: the flag only.
+    Early { command: &'static str, quiet: bool },
+    /// A resumable run: the flag, the run stops after the pieces in
+    /// progress.
+    Resumable { stop: Stop, quiet: bool },
+    /// Stops at once with the line.
+    AtOnce { command: &'static str, line: Line },
+}
+
+/// Installs the handler of `command` (a long one) before any work: see
+/// the module note. Later installs ([`install`], [`install_at_once`])
+/// replace what it does.
+pub fn install_early(command: &'static str, quiet: bool) -> anyhow::Result<()> {
+    set_mode(Mode::Early { command, quiet })
+}
+
 /// Installs the handler for `stop`'s command; `quiet` drops the note of
 /// the first signal (the last line is printed all the same). Called
 /// before the run's progress bar is made, so that a progress line on
-/// stderr tells that the handler is in place.
+/// stderr tells that the handler is in place. A signal that came earlier
+/// stays: the run stops at its first piece.
 pub fn install(stop: Stop, quiet: bool) -> anyhow::Result<()> {
-    ctrlc::set_handler(move || {
-        if REQUESTED.swap(true, Ordering::SeqCst) {
-            with_bar_cleared(true, || {
-                eprintln!(
-                    "s17 {}: interrupted again: stopped at once; what is checkpointed is kept, \
-                     and {}",
-                    stop.command, stop.resume
-                );
-            });
-            std::process::exit(i32::from(EXIT_CODE));
-        }
-        if !quiet {
-            with_bar_cleared(false, || {
-                eprintln!(
-                    "s17 {}: interrupt: {} (Ctrl-C again stops at once)",
-                    stop.command, stop.first
-                );
-            });
-        }
-    })
-    .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))
+    set_mode(Mode::Resumable { stop, quiet })
 }
 
 /// Installs the handler of a command that stops at once at the first
@@ -84,18 +119,105 @@ pub fn install(stop: Stop, quiet: bool) -> anyhow::Result<()> {
 /// are not checkpointed, and `campaign run`, whose unit is, entry by
 /// entry): the bar cleared, one line
 /// `s17 COMMAND: interrupted: LINE` (what was done and how to go on, from
-/// `line` at that moment), exit [`EXIT_CODE`].
+/// `line` at that moment), exit [`exit_code`]. A signal that came
+/// earlier (while the command read its input or opened its tables) stops
+/// it here, with that line.
 pub fn install_at_once(
     command: &'static str,
     line: impl Fn() -> String + Send + 'static,
 ) -> anyhow::Result<()> {
-    ctrlc::set_handler(move || {
-        with_bar_cleared(true, || {
-            eprintln!("s17 {command}: interrupted: {}", line());
-        });
-        std::process::exit(i32::from(EXIT_CODE));
+    set_mode(Mode::AtOnce {
+        command,
+        line: Box::new(line),
     })
-    .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))
+}
+
+/// Puts `mode` in place (starting the handler's thread the first time);
+/// a stop-at-once mode after a signal ends the run now.
+fn set_mode(mode: Mode) -> anyhow::Result<()> {
+    let mut slot = MODE.lock().unwrap_or_else(|e| e.into_inner());
+    if matches!(*slot, Mode::Default) {
+        start_handler()?;
+    }
+    *slot = mode;
+    if REQUESTED.load(Ordering::SeqCst) {
+        if let Mode::AtOnce { command, line } = &*slot {
+            stop_at_once(command, line);
+        }
+    }
+    Ok(())
+}
+
+/// Starts the thread that waits for the signals.
+#[cfg(unix)]
+fn start_handler() -> anyhow::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                on_signal(signal);
+            }
+        })
+        .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))?;
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn start_handler() -> anyhow::Result<()> {
+    ctrlc::set_handler(|| on_signal(SIGINT))
+        .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))
+}
+
+/// What a signal does, on the handler's thread.
+fn on_signal(signal: i32) {
+    let mode = MODE.lock().unwrap_or_else(|e| e.into_inner());
+    if REQUESTED.swap(true, Ordering::SeqCst) {
+        let (command, resume) = match &*mode {
+            Mode::Resumable { stop, .. } => (stop.command, stop.resume),
+            Mode::Early { command, .. } => (
+                *command,
+                "the same command (with --resume where it takes one) continues",
+            ),
+            Mode::AtOnce { command, .. } => (*command, "the same command continues"),
+            Mode::Default => ("", ""),
+        };
+        with_bar_cleared(true, || {
+            eprintln!(
+                "s17 {command}: interrupted again: stopped at once; what is checkpointed is \
+                 kept, and {resume}"
+            );
+        });
+        std::process::exit(i32::from(exit_code()));
+    }
+    SIGNAL.store(signal, Ordering::SeqCst);
+    match &*mode {
+        Mode::Resumable { stop, quiet: false } => with_bar_cleared(false, || {
+            eprintln!(
+                "s17 {}: interrupt: {} (Ctrl-C again stops at once)",
+                stop.command, stop.first
+            );
+        }),
+        Mode::Early {
+            command,
+            quiet: false,
+        } => eprintln!(
+            "s17 {command}: interrupt: the run stops before its first piece (Ctrl-C again \
+             stops at once)"
+        ),
+        Mode::AtOnce { command, line } => stop_at_once(command, line),
+        _ => {}
+    }
+}
+
+/// The line of a command that stops at once, then the exit.
+fn stop_at_once(command: &str, line: &Line) -> ! {
+    with_bar_cleared(true, || {
+        eprintln!("s17 {command}: interrupted: {}", line());
+    });
+    std::process::exit(i32::from(exit_code()));
 }
 
 /// Runs `print` with the progress bar (if one is shown) cleared, then

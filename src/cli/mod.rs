@@ -40,15 +40,20 @@ mod tables;
 mod tune;
 mod validate;
 
-/// Finds every 17-clue sudoku puzzle of a solution grid.
+/// Finds every minimal sudoku puzzle of 17 clues (or 16 to 19) of a solution grid.
 #[derive(Parser, Debug)]
-#[command(name = "s17", version, about, long_about = None)]
+#[command(
+    name = "s17",
+    version = concat!(env!("CARGO_PKG_VERSION"), " ", env!("S17_BUILD")),
+    about,
+    long_about = None
+)]
 pub struct Cli {
     /// More log output (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
-    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    #[arg(short, long, action = clap::ArgAction::Count, global = true, display_order = 1000)]
     verbose: u8,
     /// Only errors on stderr.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, display_order = 1001)]
     quiet: bool,
     #[command(subcommand)]
     command: Command,
@@ -56,7 +61,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Find every 17-clue puzzle of each solution grid.
+    /// Find every minimal puzzle of 17 clues (or --clues 16 to 19) of each solution grid.
     Search(search::Args),
     /// Search every grid of a grid file into a resumable output file.
     Scan(scan::Args),
@@ -74,7 +79,7 @@ enum Command {
     Tables(tables::Args),
     /// The catalogue of essentially different grids, by slice and entry.
     Enumerate(enumerate::Args),
-    /// Every 17 of a slice of the ED catalogue (or a range of its entries).
+    /// Every 17 (or --clues 16 to 19) of a slice of the ED catalogue, or of a range of its entries.
     Exhaust(exhaust::Args),
     /// Many slices of the ED catalogue as units for a cluster: plan, run, status, merge.
     Campaign(campaign::Args),
@@ -82,6 +87,23 @@ enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the man page of s17 or of one subcommand (roff), or write them all.
     Man(completions::ManArgs),
+}
+
+impl Command {
+    /// The name of a long command, one that a signal stops with a line
+    /// ([`interrupt::install_early`]); `None` for the others, which a
+    /// signal ends as any program.
+    fn long_name(&self) -> Option<&'static str> {
+        match self {
+            Command::Search(_) => Some("search"),
+            Command::Scan(_) => Some("scan"),
+            Command::Validate(_) => Some("validate"),
+            Command::Exhaust(_) => Some("exhaust"),
+            Command::Enumerate(args) if args.all || args.bands.is_some() => Some("enumerate"),
+            Command::Campaign(args) if args.is_run() => Some("campaign"),
+            _ => None,
+        }
+    }
 }
 
 /// Outcome of a subcommand: `Ok(true)` all input was good, `Ok(false)` some
@@ -104,6 +126,13 @@ pub fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_exit(e));
     let name = matches.subcommand_name().unwrap_or_default();
     init_tracing(cli.verbose, cli.quiet);
+    // The long commands catch their signals before any work.
+    if let Some(long) = cli.command.long_name() {
+        if let Err(err) = interrupt::install_early(long, cli.quiet) {
+            eprintln!("s17 {name}: error: {err:#}");
+            return ExitCode::from(1);
+        }
+    }
     let result = match cli.command {
         Command::Search(args) => search::run(args, cli.quiet),
         Command::Scan(args) => scan::run(args, cli.quiet),
@@ -126,7 +155,7 @@ pub fn main() -> ExitCode {
         Err(err) if err.is::<interrupt::Interrupted>() => {
             // Ctrl-C: what is done and how to go on, not an error.
             eprintln!("s17 {name}: {err}");
-            ExitCode::from(interrupt::EXIT_CODE)
+            ExitCode::from(interrupt::exit_code())
         }
         Err(err) if err.chain().any(|cause| cause.is::<Usage>()) => {
             eprintln!("s17 {name}: error: {err:#}");

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use indicatif::ProgressBar;
 
 use crate::known::KnownSet;
-use crate::output::{OpenMode, Reconciled, Repair, ResultFiles, checkpoint_path, new_path};
+use crate::output::{OpenMode, Reconciled, Repair, ResultFiles};
 
 use super::common::{counted, counted_as, progress_bar, warn_untracked_new};
 use super::{Usage, interrupt};
@@ -31,65 +31,31 @@ pub struct Opened {
     pub new_before: u64,
 }
 
-/// True when `a` and `b` are one existing file, through whatever paths or
-/// links (same device and inode on Unix; the same canonical path
-/// elsewhere).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        x.dev() == y.dev() && x.ino() == y.ino()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (x, y);
-        matches!((a.canonicalize(), b.canonicalize()), (Ok(p), Ok(q)) if p == q)
-    }
-}
-
 /// Refuses an output in a directory that does not exist, naming the
-/// directory (as `tables build` does).
+/// directory, as every command does ([`crate::output::check_output`]).
 pub fn check_output_dir(output: &Path) -> anyhow::Result<()> {
-    let dir = output.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(dir) = dir.filter(|d| !d.is_dir()) {
-        anyhow::bail!(
-            "cannot write {}: no directory {} (make it first, or give a file in an existing \
-             directory)",
-            output.display(),
-            dir.display()
-        );
-    }
-    Ok(())
+    refuse_output_as_input(output, &[])
 }
 
-/// Refuses (a usage error, exit 2) a run whose output or one of its side
-/// files (`FILE.done`, `FILE.new`) is one of its `inputs` (what each is,
-/// and its path): it would overwrite or append to its own input. Called
-/// before anything is written.
+/// The one output rule ([`crate::output::check_output`]) for `-o FILE`
+/// of a run that reads `inputs`: not `-`, in a directory that exists, and
+/// neither FILE nor a companion (`FILE.lock`, `.done`, `.new`, `.times`,
+/// `.cost`) an input, a campaign's own file or locked by another run.
+/// Called before anything is written; exit 2 for an output the command
+/// line should not have named.
 pub fn refuse_output_as_input(output: &Path, inputs: &[(&str, &Path)]) -> anyhow::Result<()> {
-    let written = [
-        output.to_path_buf(),
-        checkpoint_path(output),
-        new_path(output),
-    ];
-    for (what, input) in inputs {
-        if *input == Path::new("-") {
-            continue;
-        }
-        if let Some(out) = written.iter().find(|out| same_file(out, input)) {
-            return Err(Usage(format!(
-                "{} would be written by this run, and it is the {what} {} it reads \
-                 (the same file): give the output another name",
-                out.display(),
-                input.display()
-            ))
-            .into());
-        }
+    crate::output::check_output("-o", output, inputs).map_err(into_error)
+}
+
+/// An [`UnsafeOutput`](crate::output::UnsafeOutput) as the command
+/// line's error: a usage error (exit 2) where the output should not
+/// have been named.
+pub fn into_error(err: crate::output::UnsafeOutput) -> anyhow::Error {
+    if err.is_usage() {
+        Usage(err.to_string()).into()
+    } else {
+        err.into()
     }
-    Ok(())
 }
 
 impl Resumable<'_> {
@@ -97,8 +63,11 @@ impl Resumable<'_> {
     /// and the output is none of the run's `inputs`
     /// ([`refuse_output_as_input`]).
     pub fn check(&self, inputs: &[(&str, &Path)]) -> anyhow::Result<()> {
-        check_output_dir(self.output)?;
-        refuse_output_as_input(self.output, inputs)
+        let flag = match self.stop.command {
+            "validate" => "--checkpoint",
+            _ => "-o",
+        };
+        crate::output::check_output(flag, self.output, inputs).map_err(into_error)
     }
 
     /// Opens the result files under `header` in `mode`; with a `known`

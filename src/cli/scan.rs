@@ -58,6 +58,9 @@ pub struct Args {
     /// Worker threads (0 = all cores); grids are searched in parallel.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Print the stage counters at the end (as -v does).
+    #[arg(long)]
+    pub stats: bool,
     #[command(flatten)]
     pub goal: GoalArgs,
     #[command(flatten)]
@@ -148,7 +151,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     })?;
     run.end(&bar, before, totals.grids, todo.len())?;
     if !quiet {
-        summary("scan", &what, &totals, input.bad, start.elapsed());
+        let stages = args.stats || tracing::enabled!(tracing::Level::INFO);
+        summary("scan", &what, &totals, input.bad, start.elapsed(), stages);
         if before > 0 {
             eprintln!(
                 "s17 scan: {} with {} were done before this run",
@@ -308,8 +312,16 @@ fn other_goal(err: anyhow::Error, goal: Goal) -> anyhow::Error {
 }
 
 /// The end-of-run summary on stderr (no rates or stages when no grid was
-/// searched: there is nothing to divide); `what` names one puzzle ("17").
-pub(super) fn summary(command: &str, what: &str, totals: &Totals, bad: u64, wall: Duration) {
+/// searched: there is nothing to divide); `what` names one puzzle ("17");
+/// the stage counters only with `stages` (`--stats`, `-v`).
+pub(super) fn summary(
+    command: &str,
+    what: &str,
+    totals: &Totals,
+    bad: u64,
+    wall: Duration,
+    stages: bool,
+) {
     let head = format!(
         "s17 {command}: {} searched, {}, {} found in {:.1} s",
         counted(totals.grids, "grid"),
@@ -328,7 +340,9 @@ pub(super) fn summary(command: &str, what: &str, totals: &Totals, bad: u64, wall
         wall.as_secs_f64() / grids,
         counted(rayon::current_num_threads() as u64, "thread"),
     );
-    eprintln!("s17 {command}: stages: {}", format_stats(&totals.stats));
+    if stages {
+        eprintln!("s17 {command}: stages: {}", format_stats(&totals.stats));
+    }
 }
 
 #[cfg(test)]

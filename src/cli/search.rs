@@ -23,8 +23,8 @@ type Pending = (usize, BTreeMap<usize, (usize, GridResult)>);
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Solution grids (81 digits each); with none and no --input, grids are
-    /// read from stdin (unless it is a terminal).
+    /// Solution grids (81 digits each); `-` reads grids from stdin, as
+    /// does giving none and no --input (unless stdin is a terminal).
     pub grids: Vec<String>,
     /// Read grids from a file, one per line ('-' = stdin).
     #[arg(long, short = 'i', value_name = "FILE")]
@@ -94,8 +94,9 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
                 guard.0 += 1;
                 print_result(&mut out, index, &result, several, args.stats)
                     .context("cannot write the results")?;
-                // `--first` answers "is there one?" for each grid.
-                if goal.first && result.puzzles.is_empty() && !quiet {
+                // A search that finds none says so (`--first` answers
+                // "is there one?" for each grid; a complete search too).
+                if result.puzzles.is_empty() && !quiet {
                     eprintln!("s17 search: no {} in grid {index}", goal.clues);
                 }
                 printed.store(guard.0, Ordering::SeqCst);
@@ -122,7 +123,16 @@ struct Given {
 fn read_grids(args: &Args) -> anyhow::Result<Given> {
     let mut grids: Vec<(usize, Grid)> = Vec::new();
     let mut good = true;
-    for (i, text) in args.grids.iter().enumerate() {
+    // `-` among the grids: standard input, as `--input -`.
+    let stdin = args.grids.iter().any(|g| g == "-");
+    if stdin && args.input.is_some() {
+        return Err(super::Usage(
+            "`-` (standard input) and --input both name an input: give one".to_string(),
+        )
+        .into());
+    }
+    let given: Vec<&String> = args.grids.iter().filter(|g| *g != "-").collect();
+    for (i, text) in given.iter().enumerate() {
         match Grid::parse(text) {
             Ok(g) => grids.push((i + 1, g)),
             Err(e) => {
@@ -135,15 +145,14 @@ fn read_grids(args: &Args) -> anyhow::Result<Given> {
     // user would wait for nothing): `cat grids.txt | s17 search`.
     let input = match &args.input {
         Some(path) => Some(path.clone()),
-        None if args.grids.is_empty() && !std::io::stdin().is_terminal() => {
-            Some(PathBuf::from("-"))
-        }
+        None if stdin => Some(PathBuf::from("-")),
+        None if given.is_empty() && !std::io::stdin().is_terminal() => Some(PathBuf::from("-")),
         None => None,
     };
     if let Some(path) = &input {
         let source = LineSource::open(Some(path))?;
         let name = source.name.clone();
-        let mut index = args.grids.len();
+        let mut index = given.len();
         let mut bad = BadLines::new("search");
         for item in source.numbered_lines() {
             let (number, line) = item?;
@@ -157,7 +166,7 @@ fn read_grids(args: &Args) -> anyhow::Result<Given> {
             }
         }
         bad.finish();
-        if index == args.grids.len() && bad.count() == 0 && args.grids.is_empty() {
+        if index == given.len() && bad.count() == 0 && given.is_empty() {
             return Err(no_items("grid", &name));
         }
         good &= bad.count() == 0;

@@ -175,7 +175,15 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     )?;
     let report = report.into_inner().expect("no panic");
     if !quiet {
-        summary("validate", "17", &totals, list.bad, search_start.elapsed());
+        let stages = tracing::enabled!(tracing::Level::INFO);
+        summary(
+            "validate",
+            "17",
+            &totals,
+            list.bad,
+            search_start.elapsed(),
+            stages,
+        );
         final_report(&report, &grids);
     }
     Ok(list.bad == 0 && report.missed == 0 && report.invalid == 0)

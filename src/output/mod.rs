@@ -9,6 +9,9 @@
 //! - [`checkpoint`]: the checkpoint header and path, the [`Fingerprint`]
 //!   that names a run's input, and [`reconcile`], the repair on resume.
 //! - [`lock`]: [`OutputLock`], one run per output.
+//! - [`safety`]: the one rule of every output ([`check_output`],
+//!   [`make_dir`]): never `-`, an input, a campaign's own file or a file
+//!   another run holds locked, in a directory that exists.
 //! - [`write_atomically`]: a whole file replaced, or left as it was.
 //!
 //! # Result files
@@ -60,6 +63,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub mod checkpoint;
 pub mod files;
 pub mod lock;
+pub mod safety;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -69,6 +73,7 @@ pub use checkpoint::{
 };
 pub use files::{OpenMode, ResultFiles, new_path};
 pub use lock::{LockError, OutputLock};
+pub use safety::{UnsafeOutput, check_output, make_dir, same_file};
 
 /// Why result files could not be opened or written.
 #[derive(Debug, thiserror::Error)]

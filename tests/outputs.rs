@@ -1,0 +1,285 @@
+//! The one output rule (issue 56), case by case on the real binary: an
+//! output or a companion it writes (`.lock`, `.done`, `.new`, `.times`,
+//! `.cost`) is never an input, a campaign's own file or a file another
+//! run holds locked, `--force` or not; `-o -` is refused where a command
+//! writes a file; `-` is stdin for `search`; a missing directory is named
+//! alike everywhere and never made. Each case: the exit code, the message,
+//! and the inputs intact, no file left.
+
+mod common;
+
+use std::path::Path;
+use std::process::Output;
+
+use common::bin::{data, run_with_stdin, s17};
+
+/// `s17 ARGS` in `dir` (the shared tables through `$S17_TABLES`).
+fn s17_in(dir: &Path, args: &[&str]) -> std::process::Command {
+    let mut command = s17(args);
+    command.current_dir(dir);
+    command
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    s17_in(dir, args).output().expect("run s17")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The names in `dir`, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs `args` in `dir` and checks the exit `code`, that stderr's first
+/// line holds `message`, and that the files of `dir` are as before, each
+/// with its content.
+fn refused(dir: &Path, args: &[&str], code: i32, message: &str) {
+    let before: Vec<(String, Vec<u8>)> = files(dir)
+        .into_iter()
+        .filter(|n| dir.join(n).is_file())
+        .map(|n| {
+            let bytes = std::fs::read(dir.join(&n)).unwrap();
+            (n, bytes)
+        })
+        .collect();
+    let names = files(dir);
+    let out = run_in(dir, args);
+    let text = stderr(&out);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {text}");
+    let first = text.lines().next().unwrap_or_default();
+    assert!(first.contains(message), "{args:?}: {text}");
+    assert_eq!(files(dir), names, "{args:?} left a file");
+    for (name, bytes) in before {
+        assert_eq!(
+            std::fs::read(dir.join(&name)).unwrap(),
+            bytes,
+            "{args:?}: {name} changed"
+        );
+    }
+}
+
+fn grids(dir: &Path, name: &str, n: usize) {
+    let out = run_in(dir, &["generate", "-n", &n.to_string(), "--seed", "56"]);
+    std::fs::write(dir.join(name), out.stdout).unwrap();
+}
+
+#[test]
+fn a_companion_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    grids(d, "f2.txt.lock", 1);
+    refused(
+        d,
+        &["scan", "f2.txt.lock", "-o", "f2.txt", "--force"],
+        2,
+        "s17 scan: error: f2.txt.lock would be written by this run, and it is the grid file \
+         f2.txt.lock it reads (the same file): give the output another name",
+    );
+    let known: String = std::fs::read_to_string(data("known17.txt"))
+        .unwrap()
+        .lines()
+        .take(3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for companion in ["lock", "done", "new", "times"] {
+        let name = format!("v.ckpt.{companion}");
+        std::fs::write(d.join(&name), &known).unwrap();
+        refused(
+            d,
+            &["validate", &name, "--checkpoint", "v.ckpt", "--force"],
+            2,
+            &format!("{name} would be written by this run, and it is the known list {name}"),
+        );
+        std::fs::remove_file(d.join(&name)).unwrap();
+    }
+    std::fs::write(d.join("e.txt.cost"), &known).unwrap();
+    refused(
+        d,
+        &[
+            "exhaust",
+            "--band",
+            "331",
+            "--entries",
+            "0..1",
+            "-o",
+            "e.txt",
+            "--known",
+            "e.txt.cost",
+        ],
+        2,
+        "e.txt.cost would be written by this run, and it is the known list e.txt.cost",
+    );
+}
+
+#[test]
+fn a_campaign_s_own_files_and_a_locked_output_are_refused_even_with_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = [
+        "campaign",
+        "plan",
+        "--slices",
+        "331:1683760..1683761",
+        "--unit-hours",
+        "1",
+        "-o",
+        "demo",
+    ];
+    assert!(run_in(d, &plan).status.success());
+    assert!(
+        run_in(d, &["campaign", "run", "demo", "0", "-q"])
+            .status
+            .success()
+    );
+    let demo = d.join("demo");
+    for own in [
+        "demo/units.tsv",
+        "demo/campaign.sbatch",
+        "demo/out/0.txt",
+        "demo/out/0.txt.done",
+        "demo/logs/x.txt",
+    ] {
+        refused(
+            &demo,
+            &[
+                "campaign",
+                "merge",
+                ".",
+                "-o",
+                &own.replacen("demo/", "", 1),
+                "--force",
+            ],
+            2,
+            "would be written by this run, and it is a file of the campaign .",
+        );
+    }
+    let out = run_in(d, &["campaign", "status", "demo"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    refused(
+        d,
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            "28",
+            "--unit-hours",
+            "1",
+            "-o",
+            "demo/out",
+            "--force",
+        ],
+        2,
+        "demo/out would be written by this run, and it is a file of the campaign demo",
+    );
+
+    // Another run's lock (held here as a running scan holds it).
+    std::fs::write(d.join("busy.txt"), "1\tpuzzle\n").unwrap();
+    let lock = s17::output::OutputLock::acquire(&d.join("busy.txt")).unwrap();
+    let pid = std::process::id();
+    for output in ["busy.txt", "busy.txt.done", "busy.txt.new"] {
+        refused(
+            d,
+            &["campaign", "merge", "demo", "-o", output, "--force"],
+            1,
+            &format!("busy.txt is in use by another run (process {pid}, lock busy.txt.lock)"),
+        );
+    }
+    drop(lock);
+    let out = run_in(
+        d,
+        &["campaign", "merge", "demo", "-o", "busy.txt", "--force"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn dash_is_stdin_for_grids_and_no_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    grids(d, "g.txt", 1);
+    let message = "-: this command writes a file, not standard output";
+    refused(d, &["scan", "g.txt", "-o", "-"], 2, message);
+    refused(d, &["exhaust", "--band", "331", "-o", "-"], 2, message);
+    refused(
+        d,
+        &["enumerate", "--bands", "28..29", "-o", "-"],
+        2,
+        message,
+    );
+    refused(
+        d,
+        &["validate", "g.txt", "--checkpoint", "-"],
+        2,
+        "--checkpoint -: ",
+    );
+    refused(d, &["man", "--dir", "-"], 2, "--dir -: ");
+
+    let grid = std::fs::read_to_string(d.join("g.txt")).unwrap();
+    let known = std::fs::read_to_string(data("known17.txt")).unwrap();
+    let first = known.lines().next().unwrap();
+    let solution = run_with_stdin(&mut s17_in(d, &["solve"]), &format!("{first}\n"));
+    let solution = String::from_utf8(solution.stdout).unwrap();
+    let out = run_with_stdin(
+        &mut s17_in(d, &["search", "-", "--first"]),
+        &format!("{grid}{solution}"),
+    );
+    let text = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    // Two grids from stdin, numbered; the first holds no 17 (seed 56).
+    let lines = String::from_utf8(out.stdout).unwrap();
+    assert!(lines.starts_with("2\t"), "{lines}{text}");
+    assert!(text.contains("s17 search: no 17 in grid 1"), "{text}");
+}
+
+#[test]
+fn a_missing_directory_is_named_alike_and_never_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    grids(d, "g.txt", 1);
+    let named = |output: &str, dir: &str| {
+        format!(
+            "cannot write {output}: no directory {dir} (make it first, or give a file in an \
+             existing directory)"
+        )
+    };
+    let cases: [(&[&str], &str, &str); 6] = [
+        (&["scan", "g.txt", "-o", "no/f.txt"], "no/f.txt", "no"),
+        (
+            &["exhaust", "--band", "331", "-o", "no/e.txt"],
+            "no/e.txt",
+            "no",
+        ),
+        (&["validate", "g.txt", "--checkpoint", "no/v"], "no/v", "no"),
+        (
+            &["enumerate", "--bands", "28..29", "-o", "no/c.tsv"],
+            "no/c.tsv",
+            "no",
+        ),
+        (&["man", "--dir", "no6"], "no6", "no6"),
+        (
+            &[
+                "campaign",
+                "plan",
+                "--slices",
+                "28",
+                "--unit-hours",
+                "1",
+                "-o",
+                "a/b/c",
+            ],
+            "a/b/c",
+            "a/b",
+        ),
+    ];
+    for (args, output, missing) in cases {
+        refused(d, args, 1, &named(output, missing));
+    }
+}
