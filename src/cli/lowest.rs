@@ -108,7 +108,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             counted(total as u64, "grid")
         )
     })?;
-    let bar = progress_bar(total as u64, quiet || total < 2, "grids", "");
+    let bar = progress_bar(total as u64, quiet || total < 2, "grids", "none yet");
     interrupt::show_on(&bar);
     let start = Instant::now();
     let tally = Mutex::new(Tally::default());
@@ -118,7 +118,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     grids.par_iter().enumerate().try_for_each(
         |(position, &(index, grid))| -> anyhow::Result<()> {
             let lowest = search.lowest(&grid)?;
-            tally.lock().expect("no panic").add(&lowest);
+            bar.set_message(tally.lock().expect("no panic").add(&lowest));
             bar.inc(1);
             let mut guard = pending.lock().expect("no panic while printing");
             guard.1.insert(position, (index, lowest));
@@ -157,15 +157,18 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, lowest: &Lowest) {
+    /// Counts one grid in; returns the distribution so far (the progress
+    /// bar's message).
+    fn add(&mut self, lowest: &Lowest) -> String {
         *self.by_count.entry(lowest.clues()).or_default() += 1;
         self.grids += 1;
         self.cpu += lowest.cpu_time;
         self.worst = self.worst.max(lowest.cpu_time);
+        self.distribution()
     }
 
-    /// Two lines on stderr: the distribution, then the times.
-    fn summary(&self, wall: std::time::Duration) {
+    /// The grids by lowest count: `17: 2, 19: 3, >19: 1`.
+    fn distribution(&self) -> String {
         let counts: Vec<String> = self
             .by_count
             .iter()
@@ -174,10 +177,15 @@ impl Tally {
                 None => format!(">{}: {grids}", COUNTS.end()),
             })
             .collect();
+        counts.join(", ")
+    }
+
+    /// Two lines on stderr: the distribution, then the times.
+    fn summary(&self, wall: std::time::Duration) {
         eprintln!(
             "s17 lowest: {} by lowest count: {}",
             counted(self.grids, "grid"),
-            counts.join(", ")
+            self.distribution()
         );
         if self.grids > 0 {
             eprintln!(
@@ -285,11 +293,11 @@ fn run_resumable(
         .filter(|(line, _)| !opened.state.done.contains(line))
         .collect();
     if args.resume {
-        run.say_resuming(&opened.state, todo.len(), "witness");
+        run.say_resuming(&opened.state, todo.len(), "witness line");
     }
     let before = opened.state.done.len();
     let search = LowestSearch::new(&catalogue, &tables, config).with_split_rows_after(todo.len());
-    let bar = run.start(todo.len(), "")?;
+    let bar = run.start(todo.len(), "none yet")?;
     let start = Instant::now();
     // The driver hands on grid results; each grid's own answer waits here
     // for its line.
@@ -318,7 +326,7 @@ fn run_resumable(
                 answers.get_mut(g).and_then(Vec::pop)
             });
             if let Some(lowest) = lowest {
-                tally.lock().expect("no panic").add(&lowest);
+                bar.set_message(tally.lock().expect("no panic").add(&lowest));
                 let text = result_line(line, &lowest);
                 bar.suspend(|| {
                     let mut out = std::io::stdout().lock();
