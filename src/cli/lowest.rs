@@ -58,6 +58,10 @@ pub struct Args {
     pub search: SearchArgs,
 }
 
+/// Answers waiting to be printed in input order: the next position to
+/// print, and finished (position → (index, answer)) entries.
+type Pending = (usize, BTreeMap<usize, (usize, Lowest)>);
+
 /// How Ctrl-C stops a run with --output.
 const STOP: interrupt::Stop = interrupt::Stop {
     command: "lowest",
@@ -113,8 +117,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let start = Instant::now();
     let tally = Mutex::new(Tally::default());
     // Printed in input order as soon as all earlier grids are done.
-    let pending: Mutex<(usize, BTreeMap<usize, (usize, Lowest)>)> =
-        Mutex::new((0, BTreeMap::new()));
+    let pending: Mutex<Pending> = Mutex::new((0, BTreeMap::new()));
     grids.par_iter().enumerate().try_for_each(
         |(position, &(index, grid))| -> anyhow::Result<()> {
             let lowest = search.lowest(&grid)?;
