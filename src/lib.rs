@@ -19,8 +19,11 @@ pub mod flags;
 pub mod generate;
 pub mod grid;
 pub mod known;
+pub mod lowest;
 pub mod output;
 pub mod plan;
+#[cfg(feature = "python")]
+pub mod python;
 pub mod scan;
 pub mod search;
 pub mod solver;

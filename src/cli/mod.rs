@@ -32,6 +32,7 @@ mod exhaust;
 mod generate;
 mod input;
 mod interrupt;
+mod lowest;
 mod resumable;
 mod scan;
 mod search;
@@ -67,6 +68,8 @@ enum Command {
     Scan(scan::Args),
     /// Solve puzzles (one per line), or count their solutions.
     Solve(solve::Args),
+    /// The lowest clue count of each grid, with a witness puzzle.
+    Lowest(lowest::Args),
     /// Print the minlex canonical form of grids and puzzles (one per line).
     Canon(canon::Args),
     /// Print random solution grids (seeded), one per line.
@@ -137,6 +140,7 @@ pub fn main() -> ExitCode {
         Command::Search(args) => search::run(args, cli.quiet),
         Command::Scan(args) => scan::run(args, cli.quiet),
         Command::Solve(args) => solve::run(args, cli.quiet),
+        Command::Lowest(args) => lowest::run(args, cli.quiet),
         Command::Canon(args) => canon::run(args, cli.quiet),
         Command::Generate(args) => generate::run(args),
         Command::Tables(args) => tables::run(args, cli.quiet),
