@@ -12,6 +12,7 @@ pub mod band;
 pub mod bits;
 pub mod campaign;
 pub mod canon;
+pub mod catalogue;
 pub mod cli;
 pub mod ed;
 pub mod exhaust;

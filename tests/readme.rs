@@ -187,6 +187,19 @@ const CHECKS: &[(&str, Check)] = &[
         assert_puzzle_of(puzzle, FLAG_GRID, 18);
     }),
     (
+        "echo 123456789456789123789123456214365897365897214897214365531642978642978531978531642 | s17 catalogue number",
+        |out, _| assert_eq!(stdout_lines(out), ["1\t1"]),
+    ),
+    ("s17 catalogue grid 1..3", |out, _| {
+        let lines = stdout_lines(out);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(
+            lines[0],
+            "1\t123456789456789123789123456214365897365897214897214365531642978642978531978531642"
+        );
+        assert!(lines[1].starts_with("2\t") && lines[2].starts_with("3\t"));
+    }),
+    (
         "s17 campaign plan --slices all --clues 18 --first --unit-hours 12 -o is18-all",
         |out, dir| {
             assert!(

@@ -25,6 +25,7 @@ macro_rules! eprintln {
 
 mod campaign;
 mod canon;
+mod catalogue;
 mod common;
 mod completions;
 mod enumerate;
@@ -86,6 +87,8 @@ enum Command {
     Exhaust(exhaust::Args),
     /// Many slices of the ED catalogue as units for a cluster: plan, run, status, merge.
     Campaign(campaign::Args),
+    /// Catalogue numbers: grid to number and back, in the field's minlex catalogue.
+    Catalogue(catalogue::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::CompletionsArgs),
     /// Print the man page of s17 or of one subcommand (roff), or write them all.
@@ -149,6 +152,7 @@ pub fn main() -> ExitCode {
         Command::Enumerate(args) => enumerate::run(args, cli.quiet),
         Command::Exhaust(args) => exhaust::run(args, cli.quiet),
         Command::Campaign(args) => campaign::run(args, cli.quiet),
+        Command::Catalogue(args) => catalogue::run(args, cli.quiet),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),
     };

@@ -1,0 +1,337 @@
+//! The field's minlex catalogue: every essentially different (ED) grid in
+//! its minlex form, sorted as 81-digit strings and numbered from 1 to
+//! 5,472,730,538. Any grid to its number ([`Catalogue::number`]), a number
+//! to its grid ([`Catalogue::grid`]), and the grids of a range of numbers in
+//! order ([`Catalogue::stream`]).
+//!
+//! # How a number is found
+//!
+//! A minlex grid's rows 1-3 are a catalogue band (`data/bands416.txt`, in
+//! increasing order, so band order is number order) and its row 4 splits
+//! the band's grids into *prefixes*. The [`walk`] visits the minlex grids of
+//! one prefix in increasing order with no table at all. The tables
+//! ([`table`], one file per first band) hold how many grids each prefix has.
+//! The number of a grid is then
+//!
+//! ```text
+//! (grids of the first bands before its own)
+//!   + (grids of its band under a smaller row 4)
+//!   + (grids of its prefix smaller than it, counted by the walk) + 1
+//! ```
+//!
+//! and a number is turned into a grid the other way round (two binary
+//! searches, then a walk of one prefix). Both are exact as long as the
+//! tables are what the walk counts, which is how they are made
+//! (`s17 catalogue build`) and what the tests check.
+//!
+//! # Tables built in pieces
+//!
+//! Building the table of a first band walks all its grids, so the whole
+//! catalogue is hours of CPU; it is built band by band, each band one file,
+//! and the numbers of a band need the tables of every band up to it.
+//! [`Catalogue::open`] reads the tables of a list of directories (the first
+//! holding a band's file wins) and knows the numbers of the longest run of
+//! first bands from 001; anything beyond is refused with
+//! [`CatalogueError::NotBuilt`], naming the command that builds what is
+//! missing.
+
+pub mod table;
+pub mod walk;
+
+use std::path::{Path, PathBuf};
+
+use crate::band::BANDS;
+use crate::grid::Grid;
+
+pub use table::BandTable;
+pub use walk::{Flow, Walker};
+
+/// The number of ED grids: the catalogue's last number.
+pub const ED_GRIDS: u64 = 5_472_730_538;
+
+/// Errors of numbering and of the table files.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogueError {
+    #[error("{0} is not a catalogue number (1 to 5472730538)")]
+    OutOfRange(u64),
+    #[error(
+        "{what} needs the catalogue tables of first bands 001 to {needed:03}, and that of \
+         first band {missing:03} is not built: run `s17 catalogue build --bands {}..{needed}` \
+         (see `s17 catalogue status`)",
+        missing
+    )]
+    NotBuilt {
+        what: String,
+        missing: usize,
+        needed: usize,
+    },
+    #[error(
+        "number {number} lies beyond the catalogue tables built (first bands 001 to {built:03}, \
+         numbers 1 to {last}): run `s17 catalogue build --bands {}` (see `s17 catalogue status`)",
+        built + 1
+    )]
+    BeyondTables {
+        number: u64,
+        built: usize,
+        last: u64,
+    },
+    #[error("{}: line {line}: {reason}", path.display())]
+    Format {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "the table of first band {band:03} ({}) does not agree with the walk: rebuild it",
+        path.display()
+    )]
+    Inconsistent { band: usize, path: PathBuf },
+}
+
+/// The directories searched for table files, first match wins:
+/// `$S17_CATALOGUE` if set, the user's cache (`~/.cache/s17/catalogue`),
+/// then the tables committed with the source (`data/catalogue`).
+pub fn default_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(dir) = std::env::var_os("S17_CATALOGUE").filter(|d| !d.is_empty()) {
+        dirs.push(PathBuf::from(dir));
+    }
+    if let Some(cache) = dirs::cache_dir() {
+        dirs.push(cache.join("s17").join("catalogue"));
+    }
+    dirs.push(committed_dir());
+    dirs
+}
+
+/// The tables committed with the source.
+pub fn committed_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/catalogue")
+}
+
+/// The walk and the tables found: number and grid, both ways.
+pub struct Catalogue {
+    walker: Walker,
+    tables: Vec<Option<(BandTable, PathBuf)>>,
+    /// `starts[b]`: the grids of first bands before `b`, for the bands from
+    /// 0 whose tables are all present, plus one entry (their total).
+    starts: Vec<u64>,
+}
+
+impl Catalogue {
+    /// Reads every table file found in `dirs` (a band's first file wins).
+    pub fn open(dirs: &[PathBuf]) -> Result<Catalogue, CatalogueError> {
+        Catalogue::with_walker(Walker::new(), dirs)
+    }
+
+    /// [`Self::open`] with a walker already built.
+    pub fn with_walker(walker: Walker, dirs: &[PathBuf]) -> Result<Catalogue, CatalogueError> {
+        let mut tables = Vec::with_capacity(BANDS);
+        for band in 0..BANDS {
+            let mut found = None;
+            for dir in dirs {
+                let path = dir.join(BandTable::file_name(band));
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => {
+                        found = Some((BandTable::parse(&text, band, &walker, &path)?, path));
+                        break;
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(source) => return Err(CatalogueError::Io { path, source }),
+                }
+            }
+            tables.push(found);
+        }
+        let mut starts = vec![0];
+        for entry in &tables {
+            match entry {
+                Some((table, _)) => starts.push(starts.last().unwrap() + table.total()),
+                None => break,
+            }
+        }
+        Ok(Catalogue {
+            walker,
+            tables,
+            starts,
+        })
+    }
+
+    /// The walker.
+    pub fn walker(&self) -> &Walker {
+        &self.walker
+    }
+
+    /// The table of a first band (0-based) and its file, if found.
+    pub fn table(&self, band: usize) -> Option<&(BandTable, PathBuf)> {
+        self.tables[band].as_ref()
+    }
+
+    /// How many first bands, from 001, have their tables: their numbers are
+    /// 1 to [`Self::numbered`].
+    pub fn bands_numbered(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The last number the tables reach.
+    pub fn numbered(&self) -> u64 {
+        *self.starts.last().unwrap()
+    }
+
+    /// The catalogue number of any grid (any image of it).
+    pub fn number(&self, grid: &Grid) -> Result<u64, CatalogueError> {
+        let (form, _) = crate::canon::minlex_grid(grid);
+        self.number_of_minlex(form.digits())
+    }
+
+    /// The catalogue number of a grid in minlex form (not checked).
+    pub fn number_of_minlex(&self, form: &[u8; 81]) -> Result<u64, CatalogueError> {
+        let mut band1 = [0u8; 27];
+        band1.copy_from_slice(&form[..27]);
+        let band = self.walker.class_of(&band1);
+        let (table, path) = self.numbered_table(band, "this grid (first band)")?;
+        let mut row4 = [0u8; 9];
+        row4.copy_from_slice(&form[27..36]);
+        let inconsistent = || CatalogueError::Inconsistent {
+            band: band + 1,
+            path: path.clone(),
+        };
+        let prefix = table
+            .rows4
+            .binary_search(&row4)
+            .map_err(|_| inconsistent())?;
+        let mut smaller = 0u64;
+        let mut found = false;
+        self.walker.walk_prefix(band, &row4, &mut |grid| {
+            if grid == form {
+                found = true;
+                return Flow::Stop;
+            }
+            smaller += 1;
+            Flow::Continue
+        });
+        if !found {
+            return Err(inconsistent());
+        }
+        Ok(self.starts[band] + table.before[prefix] + smaller + 1)
+    }
+
+    /// The minlex grid of a catalogue number.
+    pub fn grid(&self, number: u64) -> Result<Grid, CatalogueError> {
+        let mut out = None;
+        self.stream(number, number, |_, grid| {
+            out = Some(Grid::from_digits_unchecked(*grid));
+            Flow::Stop
+        })?;
+        out.ok_or_else(|| {
+            let band = self.band_of(number).expect("located");
+            CatalogueError::Inconsistent {
+                band: band + 1,
+                path: self.tables[band].as_ref().expect("numbered").1.clone(),
+            }
+        })
+    }
+
+    /// Visits the grids of numbers `first..=last` in order (`visit(number,
+    /// grid)`), until `visit` says stop. Only `first` needs the tables: past
+    /// them, the walk goes on from band to band on its own.
+    pub fn stream(
+        &self,
+        first: u64,
+        last: u64,
+        mut visit: impl FnMut(u64, &[u8; 81]) -> Flow,
+    ) -> Result<(), CatalogueError> {
+        for n in [first, last] {
+            if !(1..=ED_GRIDS).contains(&n) {
+                return Err(CatalogueError::OutOfRange(n));
+            }
+        }
+        if last < first {
+            return Ok(());
+        }
+        let band = self.band_of(first)?;
+        let table = &self.tables[band].as_ref().expect("numbered").0;
+        let offset = first - 1 - self.starts[band];
+        let prefix = table.before.partition_point(|&b| b <= offset) - 1;
+        let mut skip = offset - table.before[prefix];
+        let mut number = first;
+        let mut visit_one = |grid: &[u8; 81]| {
+            if skip > 0 {
+                skip -= 1;
+                return Flow::Continue;
+            }
+            let flow = visit(number, grid);
+            number += 1;
+            if flow == Flow::Stop || number > last {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        };
+        for row4 in &table.rows4[prefix..] {
+            if self.walker.walk_prefix(band, row4, &mut visit_one) == Flow::Stop {
+                return Ok(());
+            }
+        }
+        for next in band + 1..BANDS {
+            let flow = match &self.tables[next] {
+                Some((table, _)) => {
+                    let mut flow = Flow::Continue;
+                    for row4 in &table.rows4 {
+                        flow = self.walker.walk_prefix(next, row4, &mut visit_one);
+                        if flow == Flow::Stop {
+                            break;
+                        }
+                    }
+                    flow
+                }
+                None => self.walker.walk_band(next, &mut visit_one),
+            };
+            if flow == Flow::Stop {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// The first band (0-based) of a number's grid.
+    fn band_of(&self, number: u64) -> Result<usize, CatalogueError> {
+        if !(1..=ED_GRIDS).contains(&number) {
+            return Err(CatalogueError::OutOfRange(number));
+        }
+        if number > self.numbered() {
+            return Err(CatalogueError::BeyondTables {
+                number,
+                built: self.bands_numbered(),
+                last: self.numbered(),
+            });
+        }
+        Ok(self.starts.partition_point(|&s| s < number) - 1)
+    }
+
+    /// The table of `band` when its numbers are known (every band before
+    /// it has its table too).
+    fn numbered_table(
+        &self,
+        band: usize,
+        what: &str,
+    ) -> Result<&(BandTable, PathBuf), CatalogueError> {
+        if band < self.bands_numbered() {
+            return Ok(self.tables[band].as_ref().expect("numbered"));
+        }
+        let missing = (0..=band)
+            .find(|&b| self.tables[b].is_none())
+            .expect("a band up to this one has no table");
+        Err(CatalogueError::NotBuilt {
+            what: format!("{what} {:03})", band + 1),
+            missing: missing + 1,
+            needed: band + 1,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

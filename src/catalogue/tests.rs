@@ -1,0 +1,211 @@
+//! Checks of the walk and the numbering against `canon` (the full minlex
+//! search, which shares no code with the walk) and against published
+//! figures.
+
+use std::sync::OnceLock;
+
+use super::*;
+use crate::canon::{Transform, minlex_grid};
+
+/// The first grid of the catalogue (published).
+const FIRST: &str =
+    "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
+
+fn walker() -> &'static Walker {
+    static WALKER: OnceLock<Walker> = OnceLock::new();
+    WALKER.get_or_init(Walker::new)
+}
+
+/// The committed tables only.
+fn committed() -> &'static Catalogue {
+    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+    CATALOGUE.get_or_init(|| Catalogue::open(&[committed_dir()]).expect("committed tables read"))
+}
+
+/// Every grid of a walk is its own minlex form, has the band as rows 1-3,
+/// and the grids strictly increase.
+fn check_walk(band: usize) -> u64 {
+    let walker = walker();
+    let mut previous: Option<[u8; 81]> = None;
+    let mut n = 0;
+    walker.walk_band(band, &mut |grid| {
+        let form = minlex_grid(&Grid::from_digits(*grid).expect("a grid")).0;
+        assert_eq!(form.digits(), grid, "a walked grid is its own minlex form");
+        assert_eq!(&grid[..27], walker.catalogue().band(band));
+        if let Some(p) = previous {
+            assert!(p < *grid, "grids strictly increase");
+        }
+        previous = Some(*grid);
+        n += 1;
+        Flow::Continue
+    });
+    n
+}
+
+#[test]
+fn late_bands_walk_minlex_grids_in_order() {
+    // The last bands hold few grids: a whole walk each, every grid checked.
+    let total: u64 = (411..416).map(check_walk).sum();
+    assert!(total > 0);
+}
+
+#[test]
+fn table_text_round_trips_and_bad_files_are_refused() {
+    let walker = walker();
+    let table = BandTable::build(walker, 415);
+    let text = table.to_text(walker);
+    let path = Path::new("416.tsv");
+    assert_eq!(BandTable::parse(&text, 415, walker, path).unwrap(), table);
+    // The wrong band, a count changed, rows out of order.
+    assert!(BandTable::parse(&text, 414, walker, path).is_err());
+    let changed = text.replace("\t1\n", "\t2\n");
+    assert_ne!(changed, text);
+    let err = BandTable::parse(&changed, 415, walker, path).unwrap_err();
+    assert!(err.to_string().contains("416.tsv: line 1"), "{err}");
+}
+
+#[test]
+fn the_first_grid_is_number_one() {
+    let catalogue = committed();
+    let first = Grid::parse(FIRST).unwrap();
+    assert_eq!(catalogue.grid(1).unwrap(), first);
+    let mut rng = fastrand::Rng::with_seed(53);
+    let image = Transform::random(&mut rng).apply_grid(&first);
+    assert_eq!(catalogue.number(&image).unwrap(), 1);
+}
+
+#[test]
+fn band_001_holds_the_published_count() {
+    // gsf's catalogue: 1,007,170 grids have first band 001.
+    let (table, _) = committed()
+        .table(0)
+        .expect("the table of band 001 is committed");
+    assert_eq!(table.total(), 1_007_170);
+}
+
+#[test]
+fn number_and_grid_are_inverse_over_the_committed_tables() {
+    let catalogue = committed();
+    let last = catalogue.numbered();
+    assert!(last >= 1_007_170);
+    // Band 001 is the slowest band to walk (about 0.3 s a prefix): a few.
+    let mut rng = fastrand::Rng::with_seed(7);
+    for _ in 0..6 {
+        let k = rng.u64(1..=last);
+        let grid = catalogue.grid(k).unwrap();
+        assert_eq!(minlex_grid(&grid).0, grid, "grid {k} is minlex");
+        let image = Transform::random(&mut rng).apply_grid(&grid);
+        assert_eq!(catalogue.number(&image).unwrap(), k);
+    }
+}
+
+#[test]
+fn a_stream_gives_consecutive_grids() {
+    let catalogue = committed();
+    let last = catalogue.numbered();
+    let first = last - 150;
+    let mut expected = first;
+    let mut previous: Option<[u8; 81]> = None;
+    catalogue
+        .stream(first, last + 20, |n, grid| {
+            assert_eq!(n, expected);
+            expected += 1;
+            if let Some(p) = previous {
+                assert!(p < *grid);
+            }
+            previous = Some(*grid);
+            if n % 50 == 0 || n == last {
+                assert_eq!(catalogue.grid(n).unwrap().digits(), grid);
+            }
+            Flow::Continue
+        })
+        .unwrap();
+    // Past the tables, the walk goes on on its own.
+    assert_eq!(expected, last + 21);
+}
+
+#[test]
+fn numbers_without_tables_are_refused_naming_the_command() {
+    let catalogue = committed();
+    let beyond = catalogue.numbered() + 1;
+    let err = catalogue.grid(beyond).unwrap_err().to_string();
+    assert!(err.contains("s17 catalogue build --bands"), "{err}");
+    assert!(matches!(
+        catalogue.grid(0),
+        Err(CatalogueError::OutOfRange(0))
+    ));
+    assert!(matches!(
+        catalogue.grid(ED_GRIDS + 1),
+        Err(CatalogueError::OutOfRange(_))
+    ));
+    // A random grid's first band is almost never among the first few.
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut refused = 0;
+    for _ in 0..20 {
+        let grid = crate::generate::random_grid(&mut rng);
+        match catalogue.number(&grid) {
+            Ok(n) => assert!(n <= catalogue.numbered()),
+            Err(CatalogueError::NotBuilt {
+                missing, needed, ..
+            }) => {
+                assert!(missing <= needed);
+                refused += 1;
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!(refused > 0);
+}
+
+/// Speed of grid, number and canon on 10,000 random numbers of the
+/// committed range (run by hand: `cargo test --release --lib
+/// catalogue::tests::timings -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn timings() {
+    use std::time::Instant;
+    let catalogue = committed();
+    let mut rng = fastrand::Rng::with_seed(2026);
+    let (mut grid_ns, mut number_ns, mut canon_ns) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..10_000 {
+        let k = rng.u64(1..=catalogue.numbered());
+        let start = Instant::now();
+        let grid = catalogue.grid(k).unwrap();
+        grid_ns.push(start.elapsed().as_nanos() as u64);
+        let image = Transform::random(&mut rng).apply_grid(&grid);
+        let start = Instant::now();
+        let n = catalogue.number(&image).unwrap();
+        number_ns.push(start.elapsed().as_nanos() as u64);
+        assert_eq!(n, k);
+        let start = Instant::now();
+        let form = minlex_grid(&image).0;
+        canon_ns.push(start.elapsed().as_nanos() as u64);
+        assert_eq!(form, grid);
+    }
+    let mut numbers = Vec::new();
+    let start = Instant::now();
+    let first = rng.u64(1..=catalogue.numbered() - 200_000);
+    catalogue
+        .stream(first, first + 199_999, |_, grid| {
+            numbers.push(grid[80]);
+            Flow::Continue
+        })
+        .unwrap();
+    let rate = numbers.len() as f64 / start.elapsed().as_secs_f64();
+    for (name, mut v) in [
+        ("grid", grid_ns),
+        ("number", number_ns),
+        ("canon", canon_ns),
+    ] {
+        v.sort_unstable();
+        let mean = v.iter().sum::<u64>() as f64 / v.len() as f64;
+        println!(
+            "{name}: mean {:.1} µs, median {:.1} µs, p99 {:.1} µs, worst {:.1} µs",
+            mean / 1e3,
+            v[v.len() / 2] as f64 / 1e3,
+            v[v.len() * 99 / 100] as f64 / 1e3,
+            v[v.len() - 1] as f64 / 1e3
+        );
+    }
+    println!("stream: 200,000 grids from {first} at {rate:.0} grids/s");
+}

@@ -1,0 +1,316 @@
+//! The walk: every minlex grid with a given first band (and, optionally, a
+//! given row 4), in increasing order, with no table at all.
+//!
+//! A grid is visited in its *candidate form*: rows 1-3 the catalogue band
+//! `B` (index `b`), rows 4-9 in normal order (rows of a band by increasing
+//! first digit, band 2 before band 3 by first digit). Rows 4..9 are filled
+//! in increasing order: row 4 over every permutation that fits under `B`
+//! (its first digit the smallest that column 1 still lacks, since band 2
+//! opens below band 3), then rows 5 and 6 cell by cell, then band 3 by
+//! [`for_each_band3`] (already in increasing order). The visits are so in
+//! increasing order as 81-digit strings.
+//!
+//! A candidate is minlex exactly when no image of it is smaller. Its first
+//! band must be the smallest of the minlex forms of its six bands and stacks
+//! (any band or stack can be moved to rows 1-3 and mapped onto its minlex
+//! form, and every image's rows 1-3 are a band or stack of the grid), and
+//! the catalogue lists minlex bands in increasing order, so: every band and
+//! stack of class `< b` rules the candidate out (bands 2 and 3 tested as soon
+//! as they are filled). When none is, the images whose rows 1-3 equal `B`
+//! come from the bands and stacks of class `b`, each mapped onto `B` by one
+//! of `B`'s automorphisms, rows 4-9 then put in normal order (the smallest
+//! arrangement, since the digits of column 1 differ). If band 1 is the only
+//! band or stack of class `b` and `B` has no automorphism but the identity,
+//! the only such image is the candidate itself: it is minlex. Otherwise the
+//! walk asks [`minlex_grid`] (the full search) and keeps the candidate when
+//! its form is itself. Nothing is assumed beyond these two facts, which the
+//! tests check against `canon` on every grid visited.
+
+use crate::band::{Band, BandCatalogue};
+use crate::canon::minlex_grid;
+use crate::ed::BandIndex;
+use crate::ed::fill::for_each_band3;
+use crate::grid::Grid;
+
+/// The fixed part of the walk: the band catalogue, the fast band index and
+/// which catalogue bands have only the identity as automorphism.
+pub struct Walker {
+    catalogue: BandCatalogue,
+    index: BandIndex,
+    rigid: Vec<bool>,
+    /// Per catalogue band, its automorphisms but the identity, as maps of a
+    /// row below the band: `(source, digits)`, the image row reading
+    /// `digits[row[source[j]]]` at column `j`.
+    row_maps: Vec<Vec<RowMap>>,
+}
+
+/// An automorphism of a band acting on a row of the grid below it.
+#[derive(Clone, Copy, Debug)]
+struct RowMap {
+    source: [u8; 9],
+    digits: [u8; 10],
+}
+
+/// What a visit tells the walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+impl Default for Walker {
+    fn default() -> Self {
+        Walker::new()
+    }
+}
+
+impl Walker {
+    /// The catalogue and the band index (about 0.2 s).
+    pub fn new() -> Walker {
+        let catalogue = BandCatalogue::new();
+        let index = BandIndex::new(&catalogue);
+        let rigid = (0..catalogue.len())
+            .map(|b| catalogue.automorphisms(b).len() == 1)
+            .collect();
+        let row_maps = (0..catalogue.len())
+            .map(|b| {
+                catalogue.automorphisms(b)[1..]
+                    .iter()
+                    .map(|a| {
+                        // Cell c of row 1 goes to column cells[c] % 9, as
+                        // does every cell of column c.
+                        let mut source = [0u8; 9];
+                        for c in 0..9 {
+                            source[a.cells[c] as usize % 9] = c as u8;
+                        }
+                        RowMap {
+                            source,
+                            digits: a.digits,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Walker {
+            catalogue,
+            index,
+            rigid,
+            row_maps,
+        }
+    }
+
+    /// The band catalogue.
+    pub fn catalogue(&self) -> &BandCatalogue {
+        &self.catalogue
+    }
+
+    /// The catalogue index (0-based) of a valid band.
+    pub fn class_of(&self, band: &Band) -> usize {
+        self.index.class_of(band)
+    }
+
+    /// Every row 4 that fits under catalogue band `b` in candidate form
+    /// (whether or not a minlex grid has it), in increasing order.
+    pub fn for_each_row4(&self, b: usize, mut visit: impl FnMut(&[u8; 9]) -> Flow) -> Flow {
+        let band1 = self.catalogue.band(b);
+        let mut columns = [0u16; 9];
+        for (cell, &d) in band1.iter().enumerate() {
+            columns[cell % 9] |= 1 << d;
+        }
+        let first = (!columns[0] & 0x3fe).trailing_zeros() as u8;
+        let mut row = [0u8; 9];
+        row[0] = first;
+        row4_fill(&columns, 1 << first, &mut row, 1, &mut |row4| {
+            if self.beaten(b, row4, row4) {
+                Flow::Continue
+            } else {
+                visit(row4)
+            }
+        })
+    }
+
+    /// Whether an automorphism of band `b` moves `row` (a row of rows 4-9)
+    /// to a row opening with row 4's first digit and smaller than `row4`:
+    /// then that image, rows put in normal order, has that row as its row 4,
+    /// and the grid is not minlex.
+    #[inline]
+    fn beaten(&self, b: usize, row: &[u8; 9], row4: &[u8; 9]) -> bool {
+        self.row_maps[b].iter().any(|map| {
+            for j in 0..9 {
+                let d = map.digits[row[map.source[j] as usize] as usize];
+                if d != row4[j] {
+                    return d < row4[j];
+                }
+            }
+            false
+        })
+    }
+
+    /// Every minlex grid with first band `b` and row 4 `row4`, in increasing
+    /// order, until `visit` says stop. `row4` must fit under the band (one
+    /// of [`Self::for_each_row4`]).
+    pub fn walk_prefix(
+        &self,
+        b: usize,
+        row4: &[u8; 9],
+        visit: &mut impl FnMut(&[u8; 81]) -> Flow,
+    ) -> Flow {
+        let mut grid = [0u8; 81];
+        grid[..27].copy_from_slice(self.catalogue.band(b));
+        grid[27..36].copy_from_slice(row4);
+        let mut columns = [0u16; 9];
+        let mut boxes = [0u16; 3];
+        for (cell, &d) in grid[..36].iter().enumerate() {
+            columns[cell % 9] |= 1 << d;
+            if cell >= 27 {
+                boxes[cell % 9 / 3] |= 1 << d;
+            }
+        }
+        let mut fill = Rows56 {
+            walker: self,
+            b,
+            grid,
+            columns,
+            boxes,
+            rows: [0; 2],
+        };
+        fill.cell(36, visit)
+    }
+
+    /// Every minlex grid with first band `b`, in increasing order.
+    pub fn walk_band(&self, b: usize, visit: &mut impl FnMut(&[u8; 81]) -> Flow) -> Flow {
+        self.for_each_row4(b, |row4| self.walk_prefix(b, row4, visit))
+    }
+
+    /// Whether a complete candidate (bands 1, 2 of class `b` and `>= b`
+    /// already checked, band 2 of class `class2`) is minlex.
+    fn accepts(&self, b: usize, class2: usize, grid: &[u8; 81]) -> bool {
+        let mut band3 = [0u8; 27];
+        band3.copy_from_slice(&grid[54..]);
+        let class3 = self.index.class_of(&band3);
+        if class3 < b {
+            return false;
+        }
+        let mut ties = (class2 == b) as u32 + (class3 == b) as u32;
+        for s in 0..3 {
+            let mut stack = [0u8; 27];
+            for j in 0..3 {
+                for r in 0..9 {
+                    stack[9 * j + r] = grid[9 * r + 3 * s + j];
+                }
+            }
+            let class = self.index.class_of(&stack);
+            if class < b {
+                return false;
+            }
+            ties += (class == b) as u32;
+        }
+        if ties == 0 && self.rigid[b] {
+            return true;
+        }
+        let row4: &[u8; 9] = grid[27..36].try_into().expect("9 digits");
+        for r in 6..9 {
+            let row: &[u8; 9] = grid[9 * r..9 * r + 9].try_into().expect("9 digits");
+            if self.beaten(b, row, row4) {
+                return false;
+            }
+        }
+        minlex_grid(&Grid::from_digits_unchecked(*grid)).0.digits() == grid
+    }
+}
+
+/// Fills row 4 from position `at` (digits used so far in `used`).
+fn row4_fill(
+    columns: &[u16; 9],
+    used: u16,
+    row: &mut [u8; 9],
+    at: usize,
+    visit: &mut impl FnMut(&[u8; 9]) -> Flow,
+) -> Flow {
+    if at == 9 {
+        return visit(row);
+    }
+    let mut free = 0x3fe & !(used | columns[at]);
+    while free != 0 {
+        let d = free.trailing_zeros() as u8;
+        free &= free - 1;
+        row[at] = d;
+        if row4_fill(columns, used | 1 << d, row, at + 1, visit) == Flow::Stop {
+            return Flow::Stop;
+        }
+    }
+    Flow::Continue
+}
+
+/// Rows 5 and 6 under rows 1-4, cell by cell, in increasing order.
+struct Rows56<'a> {
+    walker: &'a Walker,
+    b: usize,
+    grid: [u8; 81],
+    columns: [u16; 9],
+    boxes: [u16; 3],
+    /// Digits placed in rows 5 and 6.
+    rows: [u16; 2],
+}
+
+impl Rows56<'_> {
+    fn cell(&mut self, cell: usize, visit: &mut impl FnMut(&[u8; 81]) -> Flow) -> Flow {
+        if cell == 54 {
+            return self.band3(visit);
+        }
+        let (r, col) = ((cell - 36) / 9, cell % 9);
+        let mut free = 0x3fe & !(self.rows[r] | self.boxes[col / 3] | self.columns[col]);
+        if col == 0 {
+            // Normal order: first digits increase down the band.
+            free &= !((2u16 << self.grid[cell - 9]) - 1);
+        }
+        while free != 0 {
+            let d = free.trailing_zeros() as u8;
+            let bit = 1u16 << d;
+            free &= free - 1;
+            self.grid[cell] = d;
+            self.rows[r] |= bit;
+            self.boxes[col / 3] |= bit;
+            self.columns[col] |= bit;
+            let flow = self.cell(cell + 1, visit);
+            self.rows[r] ^= bit;
+            self.boxes[col / 3] ^= bit;
+            self.columns[col] ^= bit;
+            if flow == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Band 2 is complete: its class, then every band 3.
+    fn band3(&mut self, visit: &mut impl FnMut(&[u8; 81]) -> Flow) -> Flow {
+        let mut band2 = [0u8; 27];
+        band2.copy_from_slice(&self.grid[27..54]);
+        let class2 = self.walker.index.class_of(&band2);
+        if class2 < self.b {
+            return Flow::Continue;
+        }
+        let row4: &[u8; 9] = self.grid[27..36].try_into().expect("9 digits");
+        for r in 4..6 {
+            let row: &[u8; 9] = self.grid[9 * r..9 * r + 9].try_into().expect("9 digits");
+            if self.walker.beaten(self.b, row, row4) {
+                return Flow::Continue;
+            }
+        }
+        let mut bands12 = [0u8; 54];
+        bands12.copy_from_slice(&self.grid[..54]);
+        let mut grid = self.grid;
+        let mut flow = Flow::Continue;
+        for_each_band3(&bands12, |band3| {
+            if flow == Flow::Stop {
+                return;
+            }
+            grid[54..].copy_from_slice(band3);
+            if self.walker.accepts(self.b, class2, &grid) {
+                flow = visit(&grid);
+            }
+        });
+        flow
+    }
+}

@@ -1,0 +1,273 @@
+//! `s17 catalogue`: catalogue numbers of grids and grids of catalogue
+//! numbers (the field's minlex catalogue, `src/catalogue/`), and the count
+//! tables behind them.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use crate::band::BANDS;
+use crate::catalogue::{BandTable, Catalogue, ED_GRIDS, Flow, Walker};
+use crate::grid::Grid;
+
+use super::common::{counted, init_threads};
+use super::input::{LineSource, is_skippable_bytes};
+use super::{Outcome, Usage};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// The catalogue number of each grid (any image), one per line:
+    /// `LINE<TAB>NUMBER`.
+    Number {
+        /// Grids, one per line ('-' or nothing: stdin).
+        input: Option<PathBuf>,
+        #[command(flatten)]
+        tables: TablesDir,
+    },
+    /// The minlex grid of a number N, or of every number of a range A..B
+    /// (both included), in order: `NUMBER<TAB>GRID`.
+    Grid {
+        /// N or A..B, from 1 to 5472730538.
+        #[arg(value_name = "N|A..B")]
+        numbers: String,
+        #[command(flatten)]
+        tables: TablesDir,
+    },
+    /// Build the count tables of first bands A..B (1-based, both included;
+    /// the lines of data/bands416.txt), one file per band; bands whose file
+    /// is already in --dir are kept, so a stopped build resumes.
+    Build {
+        /// First bands A..B, or one band N (1 to 416).
+        #[arg(long, value_name = "A..B")]
+        bands: String,
+        /// Where the tables go (default: the user's cache, ~/.cache/s17/catalogue).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Worker threads (0: one per core).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Which first bands have tables, where, and the numbers they cover.
+    Status {
+        #[command(flatten)]
+        tables: TablesDir,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct TablesDir {
+    /// Read the tables from DIR first (before $S17_CATALOGUE, the cache and
+    /// the tables committed with the source).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
+impl TablesDir {
+    fn open(&self) -> anyhow::Result<Catalogue> {
+        let mut dirs = crate::catalogue::default_dirs();
+        if let Some(dir) = &self.tables {
+            dirs.insert(0, dir.clone());
+        }
+        Ok(Catalogue::open(&dirs)?)
+    }
+}
+
+pub fn run(args: Args, quiet: bool) -> Outcome {
+    match args.command {
+        Command::Number { input, tables } => number(input, &tables, quiet),
+        Command::Grid { numbers, tables } => grid(&numbers, &tables),
+        Command::Build {
+            bands,
+            dir,
+            threads,
+        } => build(&bands, dir, threads, quiet),
+        Command::Status { tables } => status(&tables),
+    }
+}
+
+/// `N` or `A..B` (both included) within 1..=max.
+fn parse_range(text: &str, max: u64, what: &str) -> Result<(u64, u64), Usage> {
+    let number = |s: &str| -> Result<u64, Usage> {
+        let n: u64 = s.trim().parse().map_err(|_| {
+            Usage(format!(
+                "`{text}` is not a {what} N or a range A..B of them"
+            ))
+        })?;
+        if !(1..=max).contains(&n) {
+            return Err(Usage(format!("{n} is not a {what} (1 to {max})")));
+        }
+        Ok(n)
+    };
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => {
+            let n = number(text)?;
+            (n, n)
+        }
+    };
+    if b < a {
+        return Err(Usage(format!("the range {text} is empty (B below A)")));
+    }
+    Ok((a, b))
+}
+
+fn number(input: Option<PathBuf>, tables: &TablesDir, quiet: bool) -> Outcome {
+    let catalogue = tables.open()?;
+    let mut source = LineSource::open(input.as_deref())?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let start = Instant::now();
+    let (mut grids, mut malformed, mut unnumbered) = (0u64, 0u64, 0u64);
+    while let Some((line_number, line)) = source.next_line()? {
+        if is_skippable_bytes(line) {
+            continue;
+        }
+        let grid = match Grid::parse_bytes(line) {
+            Ok(grid) => grid,
+            Err(e) => {
+                out.flush()?;
+                eprintln!(
+                    "s17 catalogue number: {}: line {line_number}: {e}",
+                    source.name
+                );
+                malformed += 1;
+                continue;
+            }
+        };
+        match catalogue.number(&grid) {
+            Ok(n) => {
+                grids += 1;
+                writeln!(out, "{line_number}\t{n}")?;
+            }
+            Err(e) => {
+                out.flush()?;
+                eprintln!(
+                    "s17 catalogue number: {}: line {line_number}: {e}",
+                    source.name
+                );
+                unnumbered += 1;
+            }
+        }
+    }
+    out.flush()?;
+    if !quiet {
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "s17 catalogue number: {} numbered in {secs:.3} s",
+            counted(grids, "grid")
+        );
+    }
+    if malformed > 0 {
+        return Err(Usage(format!(
+            "{}: {} not a grid",
+            source.name,
+            counted(malformed, "line")
+        ))
+        .into());
+    }
+    if grids == 0 && unnumbered == 0 {
+        return Err(super::input::no_items("grid", &source.name));
+    }
+    Ok(unnumbered == 0)
+}
+
+fn grid(numbers: &str, tables: &TablesDir) -> Outcome {
+    let (first, last) = parse_range(numbers, ED_GRIDS, "catalogue number")?;
+    let catalogue = tables.open()?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut failed = None;
+    catalogue.stream(first, last, |n, grid| {
+        let mut line = [0u8; 83];
+        for (c, d) in line.iter_mut().zip(grid) {
+            *c = b'0' + d;
+        }
+        if let Err(e) = write!(out, "{n}\t").and_then(|_| out.write_all(&line[..81])) {
+            failed = Some(e);
+            return Flow::Stop;
+        }
+        if let Err(e) = out.write_all(b"\n") {
+            failed = Some(e);
+            return Flow::Stop;
+        }
+        Flow::Continue
+    })?;
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    out.flush()?;
+    Ok(true)
+}
+
+fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outcome {
+    let (first, last) = parse_range(bands, BANDS as u64, "first band")?;
+    let dir = match dir {
+        Some(dir) => dir,
+        None => dirs::cache_dir()
+            .context("no cache directory: give --dir")?
+            .join("s17")
+            .join("catalogue"),
+    };
+    init_threads(threads)?;
+    let walker = Walker::new();
+    for band in first as usize - 1..last as usize {
+        let path = dir.join(BandTable::file_name(band));
+        if path.exists() {
+            if !quiet {
+                eprintln!(
+                    "s17 catalogue build: first band {:03}: kept {}",
+                    band + 1,
+                    path.display()
+                );
+            }
+            continue;
+        }
+        let start = Instant::now();
+        let table = BandTable::build(&walker, band);
+        let path = table.write(&walker, &dir)?;
+        if !quiet {
+            eprintln!(
+                "s17 catalogue build: first band {:03}: {} in {} prefixes, {:.1} s -> {}",
+                band + 1,
+                counted(table.total(), "grid"),
+                table.rows4.len(),
+                start.elapsed().as_secs_f64(),
+                path.display()
+            );
+        }
+    }
+    Ok(true)
+}
+
+fn status(tables: &TablesDir) -> Outcome {
+    let catalogue = tables.open()?;
+    let mut out = std::io::stdout().lock();
+    let built: Vec<usize> = (0..BANDS)
+        .filter(|&b| catalogue.table(b).is_some())
+        .collect();
+    writeln!(
+        out,
+        "first bands numbered: 001 to {:03} (numbers 1 to {} of {ED_GRIDS})",
+        catalogue.bands_numbered(),
+        catalogue.numbered()
+    )?;
+    writeln!(out, "tables found: {} of {BANDS}", built.len())?;
+    for b in built {
+        let (table, path) = catalogue.table(b).expect("built");
+        writeln!(
+            out,
+            "{:03}\t{}\t{}\t{}",
+            b + 1,
+            table.total(),
+            table.rows4.len(),
+            path.display()
+        )?;
+    }
+    Ok(true)
+}
