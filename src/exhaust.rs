@@ -43,6 +43,7 @@ use crate::plan::{self, Counts, Rank};
 use crate::search::{Goal, Row, RunState, SearchConfig, SetCache, Sharing, Stats};
 use crate::tables::{BandTables, TableError};
 
+pub mod driver;
 pub mod estimate;
 
 /// What the search of one entry found.

@@ -273,13 +273,18 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     })?;
     let counts = std::sync::Mutex::new((0u64, 0u64));
     let totals = run
-        .search(&exhauster, &todo, &|r, _| {
-            let mut c = counts.lock().expect("no panic while counting");
-            c.0 += r.grids;
-            c.1 += r.puzzles.len() as u64;
-            bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
-            bar.inc(1);
-        })
+        .search(
+            &exhauster,
+            &todo,
+            &crate::exhaust::driver::never,
+            &|r, _| {
+                let mut c = counts.lock().expect("no panic while counting");
+                c.0 += r.grids;
+                c.1 += r.puzzles.len() as u64;
+                bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
+                bar.inc(1);
+            },
+        )
         .with_context(|| {
             format!(
                 "{name} stopped; run it again to continue (`s17 campaign run {} {}`)",
