@@ -33,6 +33,7 @@ pub mod flags;
 pub mod plan;
 pub mod run;
 pub mod status;
+pub mod work;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -160,6 +161,11 @@ pub fn units_path(dir: &Path) -> PathBuf {
 /// The Slurm array script of a campaign: `DIR/campaign.sbatch`.
 pub fn sbatch_path(dir: &Path) -> PathBuf {
     dir.join("campaign.sbatch")
+}
+
+/// The Slurm script of the pulling workers: `DIR/work.sbatch`.
+pub fn work_sbatch_path(dir: &Path) -> PathBuf {
+    dir.join("work.sbatch")
 }
 
 /// The directory of the units' result files: `DIR/out`.

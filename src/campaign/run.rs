@@ -34,6 +34,11 @@ use crate::search::{Goal, SearchConfig};
 /// A unit's result files, open (and locked) to go on with it.
 pub struct UnitRun {
     unit: Unit,
+    /// The parts its entry is searched in ([`Plan::parts`]).
+    parts: usize,
+    /// Its output and checkpoint header.
+    output: PathBuf,
+    header: String,
     files: ResultFiles,
     costs: File,
     costs_path: PathBuf,
@@ -92,6 +97,9 @@ impl UnitRun {
         let costs_path = unit_costs(dir, number);
         let costs = open_costs(&costs_path)?;
         Ok(UnitRun {
+            parts: plan.parts(&unit),
+            output: unit_output(dir, number),
+            header,
             unit,
             files,
             costs,
@@ -107,6 +115,11 @@ impl UnitRun {
     /// What the resume repaired.
     pub fn repair(&self) -> &Repair {
         &self.state.repair
+    }
+
+    /// The parts its entry is searched in (1: entries whole).
+    pub fn parts(&self) -> usize {
+        self.parts
     }
 
     /// Entries of the unit checkpointed before this run.
@@ -147,9 +160,28 @@ impl UnitRun {
             }),
             stop,
         };
-        driver::run_entries(exhauster, self.unit.k, todo, sinks, &|r, cpu, _| {
-            on_entry(r, cpu)
-        })
+        let on_entry = |r: &EntryResult, cpu, _: &RunTotals| on_entry(r, cpu);
+        let base = &self.output;
+        match todo {
+            [entry] if self.parts > 1 => driver::run_entry_in_parts(
+                exhauster,
+                self.unit.k,
+                entry,
+                self.parts,
+                (base, &self.header),
+                sinks,
+                &on_entry,
+            )
+            .map(Option::unwrap_or_default),
+            _ => {
+                if todo.is_empty() {
+                    // Part files left by a kill after their entry's
+                    // checkpoint line.
+                    driver::remove_parts(base).map_err(drive_error)?;
+                }
+                driver::run_entries(exhauster, self.unit.k, todo, sinks, &on_entry)
+            }
+        }
         .map_err(drive_error)
     }
 }
