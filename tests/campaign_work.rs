@@ -39,10 +39,18 @@ fn text(out: &Output) -> String {
 
 fn plan(dir: &Path, list: &str, hours: &str) {
     fixture();
-    let out = s17(&["campaign", "plan", "--slices", list, "--unit-hours", hours, "-o"])
-        .arg(dir)
-        .output()
-        .unwrap();
+    let out = s17(&[
+        "campaign",
+        "plan",
+        "--slices",
+        list,
+        "--unit-hours",
+        hours,
+        "-o",
+    ])
+    .arg(dir)
+    .output()
+    .unwrap();
     assert!(out.status.success(), "{}", text(&out));
 }
 
@@ -186,7 +194,13 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
     let part_files = |dir: &Path| {
         std::fs::read_dir(dir.join("out"))
             .unwrap()
-            .filter(|e| e.as_ref().unwrap().path().to_string_lossy().contains(".part"))
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .to_string_lossy()
+                    .contains(".part")
+            })
             .count()
     };
     assert_eq!(part_files(&reference), 0, "part files removed when done");

@@ -18,7 +18,12 @@
 //!   per entry searched (the thread CPU time of its search), written just
 //!   before the entry's checkpoint line: statistics only (ED grids, CPU
 //!   hours), never used to decide what is done.
-//! - `logs/`: the array tasks' logs.
+//! - `work.sbatch`, the Slurm script of W pulling workers (`s17 campaign
+//!   work`, [`work`]), and `claims/`: their claim files `UNIT.claim` and
+//!   done markers `UNIT.done`.
+//! - `out/UNIT.txt.part*`: the parts of a one-entry unit searched in parts
+//!   ([`plan::Plan::parts`], [`crate::exhaust::driver`]), while it runs.
+//! - `logs/`: the array tasks' and workers' logs.
 //!
 //! [`status`] reads a campaign back: which units are done, partial or not
 //! started, and any entry checkpointed twice or outside its unit; a

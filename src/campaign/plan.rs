@@ -554,8 +554,11 @@ margin=${{S17_MARGIN:-{margin}}}
 task=${{SLURM_ARRAY_TASK_ID:-0}}
 mkdir -p "$dir/logs"
 exec >> "$dir/logs/worker-$task.log" 2>&1
+# This task's own job (an array's first task shares its id with the array).
+self=${{SLURM_JOB_ID:-0}}
+[[ -n ${{SLURM_ARRAY_JOB_ID:-}} ]] && self=${{SLURM_ARRAY_JOB_ID}}_${{SLURM_ARRAY_TASK_ID}}
 # The job's time left, as Slurm says it ([D-]HH:MM:SS), less the margin.
-left=$(squeue -h -j "${{SLURM_JOB_ID:-0}}" -o %L 2>/dev/null | head -n1 || true)
+left=$(squeue -h -j "$self" -o %L 2>/dev/null | head -n1 || true)
 [[ $left =~ ^[0-9:-]+$ ]] || left={job_secs}s
 echo "== $(date '+%F %T') worker $task, job ${{SLURM_JOB_ID:-}} on $(hostname -s), restart ${{SLURM_RESTART_COUNT:-0}}, time left $left"
 status=0
@@ -563,7 +566,7 @@ status=0
     --threads "${{SLURM_CPUS_PER_TASK:-1}}" || status=$?
 if ((status == 75)) && [[ -n ${{SLURM_JOB_ID:-}} ]]; then
     echo "== $(date '+%F %T') time is up with units left: requeued"
-    scontrol requeue "$SLURM_JOB_ID"
+    scontrol requeue "$self"
     exit 0
 fi
 echo "== $(date '+%F %T') worker $task ended with exit status $status"
@@ -734,6 +737,52 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("not a campaign plan"), "{err}");
+    }
+
+    #[test]
+    fn one_entry_units_above_the_unit_size_are_searched_in_parts() {
+        let costs = CostTable::committed();
+        // Slice 28: 0.5475 s an entry; units of 0.18 s: one entry each, in
+        // three parts (0.5 s as units.tsv keeps it); units of an hour: whole entries.
+        let tiny = Plan::new(&spec("28:0..3").unwrap(), 0.00005, &costs).unwrap();
+        let back = Plan::parse(&tiny.to_tsv(), Path::new("units.tsv")).unwrap();
+        assert_eq!(back.units.len(), 3);
+        assert!(back.units.iter().all(|u| back.parts(u) == 3));
+        let big = Plan::new(&spec("28").unwrap(), 1.0, &costs).unwrap();
+        assert!(big.units.iter().all(|u| big.parts(u) == 1));
+    }
+
+    #[test]
+    fn scripts_set_a_time_and_the_workers() {
+        let costs = CostTable::committed();
+        let plan = Plan::new(&spec("28").unwrap(), 0.001, &costs).unwrap();
+        let job = parse_job("1-02:03:30");
+        assert_eq!(slurm_time(job), "1-02:04:00");
+        assert_eq!(slurm_time(Duration::from_secs(1)), "0-00:01:00");
+        let (dir, s17) = (Path::new("/c"), Path::new("/bin/s17"));
+        let array = plan.sbatch(dir, s17, job);
+        assert!(array.contains("#SBATCH --time=1-02:04:00\n"), "{array}");
+        let work = plan.work_sbatch(dir, s17, 3, job);
+        for line in [
+            "#SBATCH --time=1-02:04:00\n",
+            "#SBATCH --requeue\n",
+            "#SBATCH --array=0-2\n",
+            "campaign work \"$dir\" --stop-after \"$left\"",
+            "scontrol requeue \"$self\"",
+        ] {
+            assert!(work.contains(line), "{line}: {work}");
+        }
+        // Four rounds of jobs by the estimate, at most a worker per unit.
+        let w = plan.workers(Duration::from_secs(60));
+        assert_eq!(
+            w,
+            ((plan.seconds() / 240.0).ceil() as usize).min(plan.units.len())
+        );
+        assert_eq!(plan.workers(Duration::from_secs(1 << 30)), 1);
+    }
+
+    fn parse_job(text: &str) -> Duration {
+        crate::campaign::work::parse_duration(text).unwrap()
     }
 
     #[test]

@@ -116,6 +116,19 @@ impl Holder {
         }
     }
 
+    /// A holder not known (a claim file with no complete line).
+    fn unknown() -> Holder {
+        Holder {
+            host: "?".to_string(),
+            pid: 0,
+            start: 0,
+            job: "-".to_string(),
+            task: "-".to_string(),
+            restart: 0,
+            nonce: String::new(),
+        }
+    }
+
     /// A copy with a fresh nonce, for one claim.
     fn with_nonce(&self) -> Holder {
         let now = SystemTime::now()
@@ -334,7 +347,8 @@ impl Claims {
                 }
             };
             if !stale {
-                return Ok(Claimed::Held(old.expect("a fresh claim parses")));
+                // A claim being written now has no line yet: held all the same.
+                return Ok(Claimed::Held(old.unwrap_or_else(Holder::unknown)));
             }
             self.break_claim(&path, &text)?;
         }
@@ -343,10 +357,7 @@ impl Claims {
             .ok()
             .flatten()
             .and_then(|(t, _)| Holder::parse(&t));
-        Ok(match held {
-            Some(h) => Claimed::Held(h),
-            None => Claimed::Held(self.me.clone()),
-        })
+        Ok(Claimed::Held(held.unwrap_or_else(Holder::unknown)))
     }
 
     /// Removes the stale claim at `path` whose text is `judged`, unless it
