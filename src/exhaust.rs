@@ -43,6 +43,7 @@ use crate::plan::{self, Counts, Rank};
 use crate::search::{Goal, Row, RunState, SearchConfig, SetCache, Sharing, Stats};
 use crate::tables::{BandTables, TableError};
 
+pub mod driver;
 pub mod estimate;
 
 /// What the search of one entry found.
@@ -247,9 +248,30 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
     /// Every 17 that entry `entry` of slice `k` is responsible for: the 17s
     /// of each band 3's grid in the rows of the choices it is visited for.
     pub fn search_entry(&self, k: usize, entry: &Entry) -> Result<EntryResult, TableError> {
+        self.search_entry_part(k, entry, 0, 1)
+    }
+
+    /// Part `part` (from 0) of `parts` of an entry: the 17s of its visits
+    /// cut into `parts` runs of nearly equal length, in order (part i is
+    /// visits i·n/parts to (i+1)·n/parts − 1 of n). A band 3's 17s do not
+    /// depend on which other bands 3 are searched with it, so the parts'
+    /// 17s together are the entry's (with [`Goal::first`], a visit's first
+    /// puzzle may be another, never its flag); `grids` and `bands3` count
+    /// the part's own visits. One part of one is [`Exhauster::search_entry`].
+    pub fn search_entry_part(
+        &self,
+        k: usize,
+        entry: &Entry,
+        part: usize,
+        parts: usize,
+    ) -> Result<EntryResult, TableError> {
         let span = tracing::debug_span!("entry", k, entry = entry.number);
         let _enter = span.enter();
-        let visits = self.visits(k, entry);
+        let mut visits = self.visits(k, entry);
+        if parts > 1 {
+            let n = visits.len();
+            visits = visits[part * n / parts..(part + 1) * n / parts].to_vec();
+        }
         let mut result = EntryResult {
             entry: entry.number,
             grids: visits

@@ -18,7 +18,12 @@
 //!   per entry searched (the thread CPU time of its search), written just
 //!   before the entry's checkpoint line: statistics only (ED grids, CPU
 //!   hours), never used to decide what is done.
-//! - `logs/`: the array tasks' logs.
+//! - `work.sbatch`, the Slurm script of W pulling workers (`s17 campaign
+//!   work`, [`work`]), and `claims/`: their claim files `UNIT.claim` and
+//!   done markers `UNIT.done`.
+//! - `out/UNIT.txt.part*`: the parts of a one-entry unit searched in parts
+//!   ([`plan::Plan::parts`], [`crate::exhaust::driver`]), while it runs.
+//! - `logs/`: the array tasks' and workers' logs.
 //!
 //! [`status`] reads a campaign back: which units are done, partial or not
 //! started, and any entry checkpointed twice or outside its unit; a
@@ -33,6 +38,7 @@ pub mod flags;
 pub mod plan;
 pub mod run;
 pub mod status;
+pub mod work;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -160,6 +166,11 @@ pub fn units_path(dir: &Path) -> PathBuf {
 /// The Slurm array script of a campaign: `DIR/campaign.sbatch`.
 pub fn sbatch_path(dir: &Path) -> PathBuf {
     dir.join("campaign.sbatch")
+}
+
+/// The Slurm script of the pulling workers: `DIR/work.sbatch`.
+pub fn work_sbatch_path(dir: &Path) -> PathBuf {
+    dir.join("work.sbatch")
 }
 
 /// The directory of the units' result files: `DIR/out`.

@@ -16,10 +16,23 @@
 //! of more than H gives units of more than H/2. A unit never crosses a
 //! slice and never splits an entry, and the units of a range follow each
 //! other without gap or overlap: every planned entry is in exactly one unit.
+//!
+//! No unit longer than a job: a unit of one entry estimated above H is
+//! searched in parts of about H each, checkpointed one by one
+//! ([`Plan::parts`]), so a job limited to a few times H makes progress on
+//! it however often it is killed and requeued. (An entry is known only by
+//! its slice's mean cost; one far above its estimate still runs long.)
+//!
+//! The plan also writes the Slurm scripts: `campaign.sbatch`, an array of
+//! one task per unit submitted in chunks ([`Plan::sbatch`]), and
+//! `work.sbatch`, an array of W pulling workers ([`Plan::work_sbatch`],
+//! [`super::work`]); both with a `--time` (default four times H, at least
+//! an hour) and `--requeue`.
 
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
+use std::time::Duration;
 
 use super::{CampaignError, CostTable, SLICES, goal_from_words};
 use crate::exhaust::goal_words;
@@ -38,6 +51,9 @@ pub const MAX_UNITS: usize = 1_000_000;
 /// Units per `sbatch` call: array indices 0 to 999, under Slurm's default
 /// MaxArraySize (1001).
 pub const ARRAY_CHUNK: usize = 1000;
+
+/// The most parts an entry is cut into ([`Plan::parts`]).
+pub const MAX_PARTS: usize = 1024;
 
 /// One unit: entries `entries` of slice `k`.
 #[derive(Clone, Debug, PartialEq)]
@@ -259,6 +275,35 @@ impl Plan {
         Ok(plan)
     }
 
+    /// The unit size of the plan in seconds (`unit-hours=` of its header).
+    pub fn unit_seconds(&self) -> Option<f64> {
+        let word = self
+            .header
+            .split(' ')
+            .find_map(|w| w.strip_prefix("unit-hours="))?;
+        word.parse::<f64>()
+            .ok()
+            .filter(|h| h.is_finite() && *h > 0.0)
+            .map(|h| h * 3600.0)
+    }
+
+    /// The parts a unit is searched in: a unit of one entry estimated above
+    /// the unit size has its entry cut into ⌈estimate / size⌉ parts (at
+    /// most [`MAX_PARTS`]), each checkpointed
+    /// ([`crate::exhaust::driver::run_entry_in_parts`]), so a job limited
+    /// to about the unit size still makes progress on it; any other unit,
+    /// 1. From the estimate as `units.tsv` keeps it (a tenth of a second).
+    pub fn parts(&self, unit: &Unit) -> usize {
+        let Some(size) = self.unit_seconds() else {
+            return 1;
+        };
+        let est = (unit.est_seconds * 10.0).round() / 10.0;
+        if unit.len() != 1 || est <= size {
+            return 1;
+        }
+        ((est / size).ceil() as usize).clamp(1, MAX_PARTS)
+    }
+
     /// Entries planned.
     pub fn entries(&self) -> u64 {
         self.units.iter().map(Unit::len).sum()
@@ -369,8 +414,10 @@ impl Plan {
     }
 
     /// The Slurm array script for a campaign in `dir` (an absolute path),
-    /// running `s17` (the binary's path, unless `$S17` is set).
-    pub fn sbatch(&self, dir: &Path, s17: &Path) -> String {
+    /// running `s17` (the binary's path, unless `$S17` is set), each task
+    /// limited to `job` (a unit over it is killed, and continues where it
+    /// stopped when run again).
+    pub fn sbatch(&self, dir: &Path, s17: &Path, job: Duration) -> String {
         let d = dir.display().to_string();
         let q = shell_quote(&d);
         let script = super::sbatch_path(dir);
@@ -392,6 +439,7 @@ impl Plan {
             r#"#!/usr/bin/env bash
 #SBATCH --job-name=s17-campaign
 #SBATCH --cpus-per-task=1
+#SBATCH --time={time}
 #SBATCH --requeue
 #SBATCH --open-mode=append
 #SBATCH --output={d}/logs/slurm-%A_%a.out
@@ -444,8 +492,112 @@ exit "$status"
             units = self.units.len(),
             hours = format_hours(self.seconds()),
             s17 = shell_quote(&s17.display().to_string()),
+            time = slurm_time(job),
         )
     }
+
+    /// The number of pulling workers to start for a campaign whose jobs
+    /// last `job` each: enough to run it in about [`WORKER_ROUNDS`] rounds
+    /// of jobs by the estimate, at most one per unit and at least one.
+    pub fn workers(&self, job: Duration) -> usize {
+        let rounds = self.seconds() / (WORKER_ROUNDS * job.as_secs_f64().max(1.0));
+        (rounds.ceil() as usize).clamp(1, self.units.len().max(1))
+    }
+
+    /// The Slurm script of `workers` pulling workers (`s17 campaign work`;
+    /// [`super::work`]) for a campaign in `dir` (an absolute path), each a
+    /// job of at most `job`, requeued by itself while units are left.
+    pub fn work_sbatch(&self, dir: &Path, s17: &Path, workers: usize, job: Duration) -> String {
+        let d = dir.display().to_string();
+        let q = shell_quote(&d);
+        let script = shell_quote(&super::work_sbatch_path(dir).display().to_string());
+        // No entry starts in the job's last tenth (at most ten minutes):
+        // an entry in progress then has that long to finish.
+        let margin = (job.as_secs() / 10).min(600);
+        format!(
+            r#"#!/usr/bin/env bash
+#SBATCH --job-name=s17-work
+#SBATCH --cpus-per-task=1
+#SBATCH --time={time}
+#SBATCH --requeue
+#SBATCH --open-mode=append
+#SBATCH --array=0-{last}
+#SBATCH --output={d}/logs/work-%A_%a.out
+# {header}
+#
+# {workers} pulling workers for the {units} units of this campaign ({hours}
+# core-hours estimated). Each worker runs
+#
+#   s17 campaign work {q} --stop-after LEFT --threads $SLURM_CPUS_PER_TASK
+#
+# claiming one unit after another (DIR/claims/UNIT.claim, an exclusive
+# create; a claim whose worker is gone is taken again), each resumable,
+# until no unit is left; no entry starts in the job's last {margin} s
+# (S17_MARGIN), and a worker stopped by its time requeues itself. Any
+# number of workers may run: submit this script again, or with
+# --array=0-N for N+1 of them. Build the band tables once first
+# (`s17 tables build`). Submit:
+#
+#   sbatch {script}
+#
+# Then: `s17 campaign status {q}`, `s17 campaign merge {q} -o OUT`.
+# Each worker logs to {d}/logs/worker-TASK.log (appended across requeues).
+#
+# Environment: S17, the s17 binary (default: the one that wrote this plan).
+set -euo pipefail
+
+die() {{ echo "work.sbatch: error: $*" >&2; exit 2; }}
+dir={q}
+s17=${{S17:-{s17}}}
+[[ -x $s17 ]] || die "s17 binary '$s17' not found or not executable (set S17=/path/to/s17)"
+margin=${{S17_MARGIN:-{margin}}}
+task=${{SLURM_ARRAY_TASK_ID:-0}}
+mkdir -p "$dir/logs"
+exec >> "$dir/logs/worker-$task.log" 2>&1
+# This task's own job (an array's first task shares its id with the array).
+self=${{SLURM_JOB_ID:-0}}
+[[ -n ${{SLURM_ARRAY_JOB_ID:-}} ]] && self=${{SLURM_ARRAY_JOB_ID}}_${{SLURM_ARRAY_TASK_ID}}
+# The job's time left, as Slurm says it ([D-]HH:MM:SS), less the margin.
+left=$(squeue -h -j "$self" -o %L 2>/dev/null | head -n1 || true)
+[[ $left =~ ^[0-9:-]+$ ]] || left={job_secs}s
+echo "== $(date '+%F %T') worker $task, job ${{SLURM_JOB_ID:-}} on $(hostname -s), restart ${{SLURM_RESTART_COUNT:-0}}, time left $left"
+status=0
+"$s17" campaign work "$dir" --stop-after "$left" --margin "${{margin}}s" \
+    --threads "${{SLURM_CPUS_PER_TASK:-1}}" || status=$?
+if ((status == 75)) && [[ -n ${{SLURM_JOB_ID:-}} ]]; then
+    echo "== $(date '+%F %T') time is up with units left: requeued"
+    scontrol requeue "$self"
+    exit 0
+fi
+echo "== $(date '+%F %T') worker $task ended with exit status $status"
+exit "$status"
+"#,
+            time = slurm_time(job),
+            last = workers.max(1) - 1,
+            header = self.header.trim_start_matches("# "),
+            units = self.units.len(),
+            hours = format_hours(self.seconds()),
+            s17 = shell_quote(&s17.display().to_string()),
+            job_secs = job.as_secs(),
+        )
+    }
+}
+
+/// How many rounds of worker jobs [`Plan::workers`] aims a campaign at.
+pub const WORKER_ROUNDS: f64 = 4.0;
+
+/// The default job time for `unit_hours`: four times the unit's estimate
+/// (the estimates are means of heavy-tailed costs), at least an hour.
+pub fn default_job_time(unit_hours: f64) -> Duration {
+    Duration::from_secs_f64((4.0 * unit_hours * 3600.0).max(3600.0).ceil())
+}
+
+/// A duration as Slurm's `--time` takes it: `D-HH:MM:SS`, rounded up to
+/// whole minutes (Slurm's unit), at least one.
+pub fn slurm_time(d: Duration) -> String {
+    let minutes = d.as_secs().div_ceil(60).max(1);
+    let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    format!("{days}-{hours:02}:{mins:02}:00")
 }
 
 /// Core-hours for people: whole above 100, three decimals below 1.
@@ -585,6 +737,52 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("not a campaign plan"), "{err}");
+    }
+
+    #[test]
+    fn one_entry_units_above_the_unit_size_are_searched_in_parts() {
+        let costs = CostTable::committed();
+        // Slice 28: 0.5475 s an entry; units of 0.18 s: one entry each, in
+        // three parts (0.5 s as units.tsv keeps it); units of an hour: whole entries.
+        let tiny = Plan::new(&spec("28:0..3").unwrap(), 0.00005, &costs).unwrap();
+        let back = Plan::parse(&tiny.to_tsv(), Path::new("units.tsv")).unwrap();
+        assert_eq!(back.units.len(), 3);
+        assert!(back.units.iter().all(|u| back.parts(u) == 3));
+        let big = Plan::new(&spec("28").unwrap(), 1.0, &costs).unwrap();
+        assert!(big.units.iter().all(|u| big.parts(u) == 1));
+    }
+
+    #[test]
+    fn scripts_set_a_time_and_the_workers() {
+        let costs = CostTable::committed();
+        let plan = Plan::new(&spec("28").unwrap(), 0.001, &costs).unwrap();
+        let job = parse_job("1-02:03:30");
+        assert_eq!(slurm_time(job), "1-02:04:00");
+        assert_eq!(slurm_time(Duration::from_secs(1)), "0-00:01:00");
+        let (dir, s17) = (Path::new("/c"), Path::new("/bin/s17"));
+        let array = plan.sbatch(dir, s17, job);
+        assert!(array.contains("#SBATCH --time=1-02:04:00\n"), "{array}");
+        let work = plan.work_sbatch(dir, s17, 3, job);
+        for line in [
+            "#SBATCH --time=1-02:04:00\n",
+            "#SBATCH --requeue\n",
+            "#SBATCH --array=0-2\n",
+            "campaign work \"$dir\" --stop-after \"$left\"",
+            "scontrol requeue \"$self\"",
+        ] {
+            assert!(work.contains(line), "{line}: {work}");
+        }
+        // Four rounds of jobs by the estimate, at most a worker per unit.
+        let w = plan.workers(Duration::from_secs(60));
+        assert_eq!(
+            w,
+            ((plan.seconds() / 240.0).ceil() as usize).min(plan.units.len())
+        );
+        assert_eq!(plan.workers(Duration::from_secs(1 << 30)), 1);
+    }
+
+    fn parse_job(text: &str) -> Duration {
+        crate::campaign::work::parse_duration(text).unwrap()
     }
 
     #[test]

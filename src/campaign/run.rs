@@ -16,12 +16,8 @@
 //! starts again.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Duration;
-
-use rayon::prelude::*;
 
 use super::{
     CampaignError, Plan, Unit, goal_description, goal_from_words, io_error, out_dir, unit_costs,
@@ -29,14 +25,20 @@ use super::{
 };
 use crate::ed::{Ed, Entry};
 pub use crate::exhaust::RunTotals;
-use crate::exhaust::{EntryRecorder, EntryResult, Exhauster, checkpoint_header};
+use crate::exhaust::driver::{self, DriveError};
+use crate::exhaust::{EntryResult, Exhauster, checkpoint_header};
 use crate::output::OutputError;
 use crate::output::{OpenMode, Reconciled, Repair, ResultFiles, write_atomically};
-use crate::search::{Goal, SearchConfig, ThreadClock};
+use crate::search::{Goal, SearchConfig};
 
 /// A unit's result files, open (and locked) to go on with it.
 pub struct UnitRun {
     unit: Unit,
+    /// The parts its entry is searched in ([`Plan::parts`]).
+    parts: usize,
+    /// Its output and checkpoint header.
+    output: PathBuf,
+    header: String,
     files: ResultFiles,
     costs: File,
     costs_path: PathBuf,
@@ -95,6 +97,9 @@ impl UnitRun {
         let costs_path = unit_costs(dir, number);
         let costs = open_costs(&costs_path)?;
         Ok(UnitRun {
+            parts: plan.parts(&unit),
+            output: unit_output(dir, number),
+            header,
             unit,
             files,
             costs,
@@ -110,6 +115,11 @@ impl UnitRun {
     /// What the resume repaired.
     pub fn repair(&self) -> &Repair {
         &self.state.repair
+    }
+
+    /// The parts its entry is searched in (1: entries whole).
+    pub fn parts(&self) -> usize {
+        self.parts
     }
 
     /// Entries of the unit checkpointed before this run.
@@ -129,52 +139,59 @@ impl UnitRun {
         todo
     }
 
-    /// Searches `todo` in parallel, recording each entry as it finishes;
-    /// `on_entry` sees each result and its CPU time (for a progress bar).
-    /// On an error, what was recorded stays (the files are synced) and a
-    /// new run goes on from there.
+    /// Searches `todo` into the unit's files ([`driver::run_entries`],
+    /// with the cost file), recording each entry as it finishes; `on_entry`
+    /// sees each result and its CPU time (for a progress bar), `stop` is
+    /// read before each entry starts. On an error, what was recorded stays
+    /// (the files are synced) and a new run goes on from there.
     pub fn search<B: AsRef<[u8]> + Sync>(
         mut self,
         exhauster: &Exhauster<'_, B>,
         todo: &[Entry],
+        stop: &(dyn Fn() -> bool + Sync),
         on_entry: &(dyn Fn(&EntryResult, Duration) + Sync),
     ) -> Result<RunTotals, CampaignError> {
-        let k = self.unit.k;
-        let recorder = EntryRecorder::new(&mut self.files, &self.state.found);
-        let shared = Mutex::new((recorder, &mut self.costs));
-        let costs_path = &self.costs_path;
-        let outcome = todo.par_iter().try_for_each(|entry| {
-            // An entry runs on one thread, with no rayon inside: its
-            // thread's CPU time is its cost.
-            let clock = ThreadClock::start();
-            let result =
-                exhauster
-                    .search_entry(k, entry)
-                    .map_err(|source| CampaignError::Entry {
-                        k,
-                        entry: entry.number,
-                        source,
-                    })?;
-            let cpu = clock.elapsed();
-            let mut guard = shared.lock().expect("no panic while recording");
-            let (recorder, costs) = &mut *guard;
-            writeln!(
-                costs,
-                "{}\t{}\t{}\t{:.6}",
-                entry.number,
-                result.grids,
-                result.bands3,
-                cpu.as_secs_f64()
+        let sinks = driver::Sinks {
+            files: &mut self.files,
+            found: &self.state.found,
+            costs: Some(driver::CostLog {
+                file: &mut self.costs,
+                path: &self.costs_path,
+            }),
+            stop,
+        };
+        let on_entry = |r: &EntryResult, cpu, _: &RunTotals| on_entry(r, cpu);
+        let base = &self.output;
+        match todo {
+            [entry] if self.parts > 1 => driver::run_entry_in_parts(
+                exhauster,
+                self.unit.k,
+                entry,
+                self.parts,
+                (base, &self.header),
+                sinks,
+                &on_entry,
             )
-            .map_err(io_error(costs_path))?;
-            recorder.record(&result, cpu)?;
-            on_entry(&result, cpu);
-            Ok(())
-        });
-        let (recorder, costs) = shared.into_inner().expect("no panic while recording");
-        let totals = recorder.finish()?;
-        costs.sync_data().map_err(io_error(costs_path))?;
-        outcome.map(|()| totals)
+            .map(Option::unwrap_or_default),
+            _ => {
+                if todo.is_empty() {
+                    // Part files left by a kill after their entry's
+                    // checkpoint line.
+                    driver::remove_parts(base).map_err(drive_error)?;
+                }
+                driver::run_entries(exhauster, self.unit.k, todo, sinks, &on_entry)
+            }
+        }
+        .map_err(drive_error)
+    }
+}
+
+/// A driver's error as a campaign's.
+fn drive_error(e: DriveError) -> CampaignError {
+    match e {
+        DriveError::Entry { k, entry, source } => CampaignError::Entry { k, entry, source },
+        DriveError::Output(e) => CampaignError::Output(e),
+        DriveError::Costs { path, source } => CampaignError::Io { path, source },
     }
 }
 

@@ -49,6 +49,9 @@ enum Command {
     Plan(PlanArgs),
     /// Search one unit into DIR/out/UNIT.txt (resumes a killed or requeued unit).
     Run(RunArgs),
+    /// A worker: claim the next unit neither done nor claimed, run it, and
+    /// go on until none is left or the time is up (DIR/work.sbatch runs it).
+    Work(WorkArgs),
     /// Units done, partial and not started, entries, 17s and CPU hours so
     /// far; exit 0 only when every planned entry is checkpointed exactly once.
     Status(StatusArgs),
@@ -82,6 +85,14 @@ struct PlanArgs {
     /// built in for 18 and 17 --first), or by --costs FILE.
     #[command(flatten)]
     goal: GoalArgs,
+    /// The time limit of a Slurm job (both scripts' --time: 90m, 12h, 2d or
+    /// [D-]HH:MM:SS). Default: four times --unit-hours, at least an hour.
+    #[arg(long, value_name = "DURATION", value_parser = campaign::work::parse_duration)]
+    job_time: Option<std::time::Duration>,
+    /// Pulling workers in DIR/work.sbatch. Default: enough for about four
+    /// rounds of jobs by the estimate, at most one per unit.
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    workers: Option<u32>,
     /// A cost table to plan by instead of the built-in one of the goal
     /// (the format of data/ed-costs.tsv, as tools/ed-costs.sh writes it
     /// from `s17 exhaust --estimate`): for a goal with no built-in table
@@ -97,6 +108,31 @@ struct RunArgs {
     /// The unit's number (its line in units.tsv, from 0).
     unit: usize,
     /// Worker threads (0 = all cores); entries are searched in parallel.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    #[command(flatten)]
+    tables: TablesArg,
+}
+
+#[derive(clap::Args, Debug)]
+struct WorkArgs {
+    /// The campaign directory.
+    dir: PathBuf,
+    /// Start no entry after this long (90s, 45m, 2h, 1d, or Slurm's
+    /// [D-]HH:MM:SS): the unit in progress is given back between entries
+    /// (exit 75). Default: no limit.
+    #[arg(long, value_name = "DURATION", value_parser = campaign::work::parse_duration)]
+    stop_after: Option<std::time::Duration>,
+    /// Stop this much before --stop-after (the time an entry in progress
+    /// has to finish).
+    #[arg(long, value_name = "DURATION", default_value = "0s", value_parser = campaign::work::parse_duration, requires = "stop_after")]
+    margin: std::time::Duration,
+    /// A claim of another host whose heartbeat is older than this is taken
+    /// again (its worker is gone); node clocks must agree well within it.
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = campaign::work::parse_duration)]
+    stale_after: std::time::Duration,
+    /// Worker threads (0 = all cores); a unit's entries are searched in
+    /// parallel.
     #[arg(long, default_value_t = 0)]
     threads: usize,
     #[command(flatten)]
@@ -150,6 +186,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     match args.command {
         Command::Plan(a) => plan(a),
         Command::Run(a) => run_unit(a, quiet),
+        Command::Work(a) => work(a, quiet),
         Command::Status(a) => status(a),
         Command::Merge(a) => merge_units(a, quiet),
         Command::Flags(a) => print_flags(a),
@@ -189,10 +226,23 @@ fn plan(args: PlanArgs) -> Outcome {
     // start anywhere.
     let abs = std::fs::canonicalize(dir).with_context(|| format!("{}", dir.display()))?;
     let s17 = std::env::current_exe().context("the path of this s17 binary")?;
+    let job = args
+        .job_time
+        .unwrap_or_else(|| campaign::plan::default_job_time(args.unit_hours));
+    let workers = args
+        .workers
+        .map_or_else(|| plan.workers(job), |w| w as usize);
     let script = campaign::sbatch_path(dir);
-    write_atomically(&script, plan.sbatch(&abs, &s17).as_bytes())
+    write_atomically(&script, plan.sbatch(&abs, &s17, job).as_bytes())
         .with_context(|| format!("cannot write {}", script.display()))?;
     set_executable(&script)?;
+    let work_script = campaign::work_sbatch_path(dir);
+    write_atomically(
+        &work_script,
+        plan.work_sbatch(&abs, &s17, workers, job).as_bytes(),
+    )
+    .with_context(|| format!("cannot write {}", work_script.display()))?;
+    set_executable(&work_script)?;
     write_atomically(&units, plan.to_tsv().as_bytes())
         .with_context(|| format!("cannot write {}", units.display()))?;
     let largest = plan.largest().expect("a plan has a unit");
@@ -220,6 +270,15 @@ fn plan(args: PlanArgs) -> Outcome {
     for cmd in plan.submit_commands(&campaign::sbatch_path(&abs)) {
         writeln!(out, "  {cmd}")?;
     }
+    writeln!(
+        out,
+        "or start {} pulling units (jobs of {}, each requeued by itself while units are \
+         left; about {} hours of wall time by the estimate):\n  sbatch {}",
+        counted(workers as u64, "worker"),
+        campaign::plan::slurm_time(job),
+        hours(plan.seconds() / workers as f64),
+        campaign::work_sbatch_path(&abs).display()
+    )?;
     Ok(true)
 }
 
@@ -285,13 +344,18 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     })?;
     let counts = std::sync::Mutex::new((0u64, 0u64));
     let totals = run
-        .search(&exhauster, &todo, &|r, _| {
-            let mut c = counts.lock().expect("no panic while counting");
-            c.0 += r.grids;
-            c.1 += r.puzzles.len() as u64;
-            bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
-            bar.inc(1);
-        })
+        .search(
+            &exhauster,
+            &todo,
+            &crate::exhaust::driver::never,
+            &|r, _| {
+                let mut c = counts.lock().expect("no panic while counting");
+                c.0 += r.grids;
+                c.1 += r.puzzles.len() as u64;
+                bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
+                bar.inc(1);
+            },
+        )
         .with_context(|| {
             format!(
                 "{name} stopped; run it again to continue (`s17 campaign run {} {}`)",
@@ -313,6 +377,154 @@ fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
             unit.len() - todo.len() as u64 + totals.entries,
             unit.len(),
         );
+    }
+    Ok(true)
+}
+
+/// The exit code of `campaign work` stopped for time with units left
+/// (EX_TEMPFAIL): the worker script requeues itself.
+const EXIT_TIME_UP: u8 = 75;
+
+/// `campaign work DIR`: claims units one after another
+/// (`crate::campaign::work`) and runs each as `campaign run` does.
+fn work(args: WorkArgs, quiet: bool) -> Outcome {
+    use campaign::work::{Claimed, Claims, REFRESH};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Instant;
+
+    init_threads(args.threads)?;
+    let plan = read_plan(&args.dir)?;
+    let config = SearchConfig::default();
+    let deadline = args
+        .stop_after
+        .map(|d| Instant::now() + d.saturating_sub(args.margin));
+    let time_up = || deadline.is_some_and(|d| Instant::now() >= d);
+    let claims = Claims::new(&args.dir, args.stale_after)?;
+    let me = claims.me().describe();
+    let (_, tables) = load_tables(&args.tables, quiet)?;
+    let ed = Ed::new();
+    let exhauster = Exhauster::new(&ed, &tables, config).with_goal(plan.goal);
+    // A signal ends the worker at once: its unit is checkpointed entry by
+    // entry, and its claim is stale once the process is gone.
+    let dir = args.dir.display().to_string();
+    interrupt::install_at_once("campaign", move || {
+        format!("worker stopped; its unit is checkpointed, and `s17 campaign work {dir}` goes on")
+    })?;
+    let units = plan.units.len();
+    let (mut cursor, mut finished, mut ran) = (0usize, 0u64, 0u64);
+    let mut held = Vec::new();
+    let say = |line: String| {
+        if !quiet {
+            eprintln!("s17 campaign work: {line}");
+        }
+    };
+    'scan: loop {
+        held.clear();
+        for step in 0..units {
+            if time_up() {
+                break 'scan;
+            }
+            let number = (cursor + step) % units;
+            let claim = match claims.try_claim(number)? {
+                Claimed::Won(claim) => claim,
+                Claimed::Done => continue,
+                Claimed::Held(holder) => {
+                    held.push((number, holder));
+                    continue;
+                }
+            };
+            cursor = number;
+            let run = match UnitRun::open(&args.dir, &plan, number, &config) {
+                Ok(run) => run,
+                Err(campaign::CampaignError::Output(crate::output::OutputError::Locked(e))) => {
+                    // Another run writes it (claimed another way): theirs.
+                    say(format!("unit {number}: {e}; leaving it"));
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let unit = run.unit().clone();
+            let todo = run.todo(&ed);
+            say(format!(
+                "{me}: unit {number} (slice {}, entries {}..{}): {} to search{}",
+                unit.k,
+                unit.entries.start,
+                unit.entries.end,
+                counted(todo.len() as u64, "entry"),
+                if run.done_before() > 0 {
+                    format!(", {} done before", run.done_before())
+                } else {
+                    String::new()
+                }
+            ));
+            let lost = AtomicBool::new(false);
+            let beating = AtomicBool::new(true);
+            let totals = std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    let mut last = Instant::now();
+                    while beating.load(Ordering::Relaxed) {
+                        std::thread::sleep(std::time::Duration::from_millis(200));
+                        if last.elapsed() >= REFRESH {
+                            last = Instant::now();
+                            if !claim.refresh() {
+                                lost.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                });
+                let stop = || time_up() || lost.load(Ordering::Relaxed);
+                let totals = run.search(&exhauster, &todo, &stop, &|_, _| {});
+                beating.store(false, Ordering::Relaxed);
+                totals
+            })
+            .with_context(|| {
+                format!(
+                    "unit {number} stopped; a worker (or `s17 campaign run {} {number}`) continues it",
+                    args.dir.display()
+                )
+            })?;
+            ran += 1;
+            let whole = totals.entries == todo.len() as u64;
+            say(format!(
+                "unit {number}: {} searched, {} ({:.1} s CPU){}",
+                counted(totals.entries, "entry"),
+                counted(totals.puzzles, "puzzle"),
+                totals.cpu.as_secs_f64(),
+                if whole { ", done" } else { ", given back" }
+            ));
+            if whole {
+                claim.finish()?;
+                finished += 1;
+            } else if lost.load(Ordering::Relaxed) {
+                say(format!(
+                    "unit {number}: its claim was taken as stale by another worker"
+                ));
+            }
+            continue 'scan;
+        }
+        break;
+    }
+    let left = if time_up() {
+        "time is up"
+    } else {
+        "no unit left to claim"
+    };
+    let mut line = format!("{me}: {left}; {ran} units run here, {finished} finished");
+    if !held.is_empty() && !time_up() {
+        let list: Vec<String> = held
+            .iter()
+            .take(10)
+            .map(|(u, h)| format!("{u} ({})", h.describe()))
+            .collect();
+        let _ = write!(line, "; held by other workers: {}", list.join(", "));
+        if held.len() > 10 {
+            let _ = write!(line, " and {} more", held.len() - 10);
+        }
+    }
+    say(line);
+    if time_up() {
+        // Everything is synced and the claims given back.
+        std::process::exit(i32::from(EXIT_TIME_UP));
     }
     Ok(true)
 }

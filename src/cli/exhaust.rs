@@ -6,18 +6,17 @@
 use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
 use indicatif::ProgressBar;
-use rayon::prelude::*;
 
 use crate::band::BANDS;
 use crate::ed::{Ed, Entry};
 use crate::exhaust::estimate::{self, slice_counts};
-use crate::exhaust::{EntryRecorder, Exhauster, RunTotals, checkpoint_header};
-use crate::search::{SearchConfig, Searcher, ThreadClock};
+use crate::exhaust::{Exhauster, RunTotals, checkpoint_header, driver};
+use crate::search::{SearchConfig, Searcher};
 
 use super::common::{
     GoalArgs, SearchArgs, counted, counted_as, load_tables, open_mode, progress_bar, read_known,
@@ -199,9 +198,9 @@ fn exhaust(args: &Args, config: SearchConfig, quiet: bool) -> Outcome {
     Ok(true)
 }
 
-/// Searches the entries `todo` of slice `k` in parallel, each on one
-/// thread, recording each into the result files as it ends; after
-/// Ctrl-C no entry starts, and those in progress finish.
+/// Searches the entries `todo` of slice `k` into the result files
+/// ([`driver::run_entries`]); after Ctrl-C no entry starts, and those in
+/// progress finish.
 fn search_entries<B: AsRef<[u8]> + Sync>(
     exhauster: &Exhauster<'_, B>,
     (k, what): (usize, &str),
@@ -209,21 +208,13 @@ fn search_entries<B: AsRef<[u8]> + Sync>(
     opened: &mut Opened,
     bar: &ProgressBar,
 ) -> anyhow::Result<RunTotals> {
-    let shared = Mutex::new(EntryRecorder::new(&mut opened.files, &opened.state.found));
-    let outcome = todo.par_iter().try_for_each(|entry| {
-        if interrupt::requested() {
-            return Ok(());
-        }
-        // An entry runs on one thread, with no rayon inside: its thread's
-        // CPU time is its cost, whatever else the machine does.
-        let clock = ThreadClock::start();
-        let result = exhauster
-            .search_entry(k, entry)
-            .with_context(|| format!("slice {k}, entry {}", entry.number))?;
-        let elapsed = clock.elapsed();
-        let mut recorder = shared.lock().expect("no panic while recording");
-        recorder.record(&result, elapsed)?;
-        let totals = recorder.totals();
+    let sinks = driver::Sinks {
+        files: &mut opened.files,
+        found: &opened.state.found,
+        costs: None,
+        stop: &interrupt::requested,
+    };
+    let totals = driver::run_entries(exhauster, k, todo, sinks, &|result, elapsed, totals| {
         bar.set_message(format!(
             "{}, {}",
             counted(totals.grids, "grid"),
@@ -231,21 +222,15 @@ fn search_entries<B: AsRef<[u8]> + Sync>(
         ));
         bar.inc(1);
         tracing::info!(
-            entry = entry.number,
+            entry = result.entry,
             grids = result.grids,
             bands3 = result.bands3,
             found = result.puzzles.len(),
             secs = elapsed.as_secs_f64(),
             "entry done"
         );
-        anyhow::Ok(())
-    });
-    // The entries recorded are synced even when one failed.
-    let totals = shared
-        .into_inner()
-        .expect("no panic while recording")
-        .finish()?;
-    outcome.map(|()| totals)
+    })?;
+    Ok(totals)
 }
 
 /// The end-of-run lines on stderr: what this run searched and found, its
