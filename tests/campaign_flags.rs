@@ -227,6 +227,59 @@ fn a_first_campaign_merges_into_flags_that_agree_with_the_one_grid_search() {
     let covered: BTreeSet<Grid> = covered_grids.into_iter().collect();
     let flagged: BTreeSet<Grid> = flagged_covered.intersection(&covered).copied().collect();
     assert_eq!(flagged, with_17);
+    // The report: a TSV line per flag file from its header, the slice's
+    // ED grids from data/ed-counts.tsv, and `all`; a lower bound here.
+    let out = run(&["campaign", "report", flags.to_str().unwrap()]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("(a lower bound: 0 of 416 slices complete, 2 files)"),
+        "{said}"
+    );
+    let counts = s17::ed::counts::committed();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut rows = stdout.lines();
+    assert_eq!(
+        rows.next(),
+        Some("slice\ted_grids\tsearched\tcovered\tflagged\tcomplete")
+    );
+    let mut sums = [0u64; 4];
+    for &k in expected.keys() {
+        let h = *FlagFile::open(
+            std::fs::read(flags.join(format!("slice-{k}.s17f"))).unwrap(),
+            "f",
+        )
+        .unwrap()
+        .header();
+        let row = [counts[k].grids, h.searched, h.covered, h.flagged];
+        let line = format!("{k}\t{}\t{}\t{}\t{}\tno", row[0], row[1], row[2], row[3]);
+        assert_eq!(rows.next(), Some(line.as_str()), "{stdout}");
+        for (s, r) in sums.iter_mut().zip(row) {
+            *s += r;
+        }
+    }
+    let all = format!(
+        "all\t{}\t{}\t{}\t{}\tno",
+        sums[0], sums[1], sums[2], sums[3]
+    );
+    assert_eq!(rows.next(), Some(all.as_str()));
+    assert_eq!(rows.next(), None);
+    // A merge of one chosen slice gives that slice's file, byte for byte.
+    let one = dir.join("flags-331");
+    ok(run(&[
+        "campaign",
+        "merge",
+        d,
+        "-o",
+        one.to_str().unwrap(),
+        "--slices",
+        "331",
+    ]));
+    assert_eq!(
+        std::fs::read(one.join("slice-331.s17f")).unwrap(),
+        std::fs::read(flags.join("slice-331.s17f")).unwrap()
+    );
+    assert!(!one.join("slice-210.s17f").exists());
     // The same plan for every 17 refuses the units written for the first.
     ok(run(&[
         "campaign",

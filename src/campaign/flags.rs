@@ -22,14 +22,20 @@
 //! lack a flag only because an unsearched visit held its puzzle: a lower
 //! bound.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fs;
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::{CampaignError, CostTable, Status, io_error, unit_costs};
+use rayon::prelude::*;
+
+use super::status::{check_mergeable, for_each_kept, holds};
+use super::{CampaignError, CostTable, Status, io_error, unit_costs, unit_output};
 use crate::band::Band;
 use crate::ed::{Choices, Ed, Entry, HiForm, Key};
-use crate::flags::{FlagHeader, FlagRecord, MapError, flag_records};
+use crate::flags::{FlagHeader, FlagRecord, MapError, PLACED_LEN, Placed, place, slice_records};
+use crate::grid::Puzzle;
 
 /// One slice's flags.
 #[derive(Clone, Debug)]
@@ -38,23 +44,23 @@ pub struct SliceFlags {
     pub records: Vec<FlagRecord>,
 }
 
-/// What the merge of a `--first` campaign gives.
+/// What the merge of a `--first` campaign gives (the records went to the
+/// writer, one slice at a time).
 #[derive(Clone, Debug, Default)]
 pub struct FlagMerge {
-    /// By slice, for every slice with a searched entry.
-    pub slices: Vec<SliceFlags>,
+    /// The headers written, by slice: every slice with a searched entry.
+    pub slices: Vec<FlagHeader>,
     /// Flagged grids whose hi visit lies outside the searched entries (a
     /// mid or lo visit found their puzzle): in no file.
     pub outside: u64,
-    /// Puzzles that gave no record (bugs, or damaged files).
+    /// Placed puzzles that gave no record (bugs).
     pub errors: Vec<MapError>,
 }
 
-/// Whether sorted, disjoint `runs` hold `e`.
-fn holds(runs: &[Range<u64>], e: u64) -> bool {
-    let i = runs.partition_point(|r| r.end <= e);
-    i < runs.len() && runs[i].contains(&e)
-}
+/// Puzzles placed at once (in parallel) while reading a unit.
+const BATCH: usize = 1 << 14;
+/// Bad puzzles named per unit; the rest are counted.
+const NAMED: usize = 20;
 
 /// The searched entries of each slice, as sorted runs.
 fn searched_runs(status: &Status) -> BTreeMap<usize, Vec<Range<u64>>> {
@@ -78,11 +84,11 @@ fn searched_runs(status: &Status) -> BTreeMap<usize, Vec<Range<u64>>> {
     runs
 }
 
-/// The grids of each checkpointed entry from the units' cost lines (the
-/// last line of an entry).
-fn cost_grids(dir: &Path, status: &Status) -> Result<HashMap<(usize, u64), u64>, CampaignError> {
+/// The grids of each checkpointed entry of slice `k` from its units' cost
+/// lines (the last line of an entry).
+fn cost_grids(dir: &Path, status: &Status, k: usize) -> Result<HashMap<u64, u64>, CampaignError> {
     let mut grids = HashMap::new();
-    for u in &status.units {
+    for u in status.units.iter().filter(|u| u.unit.k == k) {
         let path = unit_costs(dir, u.unit.number);
         let text = match std::fs::read(&path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -95,141 +101,304 @@ fn cost_grids(dir: &Path, status: &Status) -> Result<HashMap<(usize, u64), u64>,
                 && let (Ok(entry), Ok(g)) = (entry.parse::<u64>(), g.parse::<u64>())
                 && holds(&u.done, entry)
             {
-                grids.insert((u.unit.k, entry), g);
+                grids.insert(entry, g);
             }
         }
     }
     Ok(grids)
 }
 
-/// The flag files of a `--first` campaign (`status` read from `dir`).
-/// Incomplete campaigns are refused unless `partial`.
+/// Phase 1: every kept puzzle of every unit placed at its hi visit and
+/// spilled to `spill/K.placed` for the slices `wanted`; the puzzles that
+/// cannot be placed named by unit, file and line (nothing is spilled
+/// then).
+fn spill_placed(
+    dir: &Path,
+    status: &Status,
+    ed: &Ed,
+    wanted: &dyn Fn(usize) -> bool,
+    spill: &Path,
+) -> Result<BTreeSet<usize>, CampaignError> {
+    fs::create_dir_all(spill).map_err(io_error(spill))?;
+    let mut writers: BTreeMap<usize, BufWriter<fs::File>> = BTreeMap::new();
+    let mut faults: Vec<String> = Vec::new();
+    for u in &status.units {
+        let path = unit_output(dir, u.unit.number);
+        let (mut named, mut more) = (0usize, 0u64);
+        let mut batch: Vec<(u64, Puzzle)> = Vec::with_capacity(BATCH);
+        let mut failed: Option<CampaignError> = None;
+        let mut flush = |batch: &mut Vec<(u64, Puzzle)>| {
+            let placed: Vec<(u64, Result<Placed, MapError>)> = batch
+                .par_iter()
+                .map(|(line, p)| (*line, place(ed, p)))
+                .collect();
+            batch.clear();
+            for (line, result) in placed {
+                match result {
+                    Ok(p) if wanted(p.k) && faults.is_empty() => {
+                        let file = spill.join(format!("{}.placed", p.k));
+                        let w = match writers.entry(p.k) {
+                            std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+                            std::collections::btree_map::Entry::Vacant(v) => {
+                                match fs::File::create(&file) {
+                                    Ok(f) => v.insert(BufWriter::with_capacity(1 << 13, f)),
+                                    Err(e) => {
+                                        failed.get_or_insert(io_error(&file)(e));
+                                        continue;
+                                    }
+                                }
+                            }
+                        };
+                        if let Err(e) = w.write_all(&p.to_bytes()) {
+                            failed.get_or_insert(io_error(&file)(e));
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) if named < NAMED => {
+                        named += 1;
+                        faults.push(format!(
+                            "error: unit {}: {} line {line}: {e}",
+                            u.unit.number,
+                            path.display()
+                        ));
+                    }
+                    Err(_) => more += 1,
+                }
+            }
+        };
+        for_each_kept(dir, u, |_, line, p| {
+            batch.push((line, p));
+            if batch.len() >= BATCH {
+                flush(&mut batch);
+            }
+        })?;
+        flush(&mut batch);
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if more > 0 {
+            faults.push(format!(
+                "error: unit {}: {}: {more} more puzzles that are no puzzle of one grid",
+                u.unit.number,
+                path.display()
+            ));
+        }
+    }
+    if !faults.is_empty() {
+        return Err(CampaignError::Faults {
+            dir: dir.to_path_buf(),
+            faults: faults.join("\n"),
+        });
+    }
+    let mut spilled = BTreeSet::new();
+    for (k, mut w) in writers {
+        let file = spill.join(format!("{k}.placed"));
+        w.flush().map_err(io_error(&file))?;
+        spilled.insert(k);
+    }
+    Ok(spilled)
+}
+
+/// Reads `spill/K.placed` back (empty when there is none).
+fn read_placed(spill: &Path, k: usize) -> Result<Vec<Placed>, CampaignError> {
+    let path = spill.join(format!("{k}.placed"));
+    let file = match fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_error(&path)(e)),
+    };
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut out = Vec::new();
+    let mut b = [0u8; PLACED_LEN];
+    loop {
+        match reader.read_exact(&mut b) {
+            Ok(()) => out.push(Placed::from_bytes(k, &b)),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(io_error(&path)(e)),
+        }
+    }
+    let _ = fs::remove_file(&path);
+    Ok(out)
+}
+
+/// What one slice's phase 2 gives.
+struct SliceResult {
+    header: Option<FlagHeader>,
+    outside: u64,
+    errors: Vec<MapError>,
+}
+
+/// The flag files of a `--first` campaign (`status` read from `dir`), of
+/// the `slices` chosen (else all): `write` gets each slice's flags as they
+/// are made (in parallel over slices), so only a few slices' records are
+/// in memory at once. Phase 1 places every kept puzzle at its hi visit,
+/// spilled per slice under `spill`; phase 2 turns each slice's spill into
+/// records and counts its searched and covered grids. Campaigns with
+/// faults, or incomplete ones unless `partial`, are refused before
+/// anything is written.
 pub fn merge_flags(
     dir: &Path,
     status: &Status,
     ed: &Ed,
     partial: bool,
+    slices: Option<&BTreeSet<usize>>,
+    spill: &Path,
+    write: &(dyn Fn(&SliceFlags) -> Result<(), CampaignError> + Sync),
 ) -> Result<FlagMerge, CampaignError> {
-    if !partial && let Some(missing) = status.missing() {
-        return Err(CampaignError::Incomplete {
-            dir: dir.to_path_buf(),
-            missing,
-        });
-    }
+    check_mergeable(dir, status, partial)?;
     let costs = CostTable::committed();
+    let chosen = |k: usize| slices.is_none_or(|s| s.contains(&k));
     let runs = searched_runs(status);
+    let spilled = spill_placed(dir, status, ed, &chosen, spill)?;
+    let todo: BTreeSet<usize> = runs
+        .keys()
+        .copied()
+        .filter(|&k| chosen(k))
+        .chain(spilled.iter().copied())
+        .collect();
+    let results: Vec<SliceResult> = todo
+        .par_iter()
+        .map(|&k| {
+            let placed = read_placed(spill, k)?;
+            let (records, errors) = slice_records(ed, k, &placed);
+            drop(placed);
+            let Some(searched) = runs.get(&k) else {
+                return Ok(SliceResult {
+                    header: None,
+                    outside: records.len() as u64,
+                    errors,
+                });
+            };
+            let (searched_grids, covered) =
+                count_slice(dir, status, ed, &runs, k, searched, &costs)?;
+            let (inside, out): (Vec<_>, Vec<_>) = records
+                .into_iter()
+                .partition(|r| holds(searched, r.entry as u64));
+            let flags = SliceFlags {
+                header: FlagHeader {
+                    clues: status.goal.clues as u32,
+                    kind: FlagHeader::kind_of(&status.goal),
+                    slice: k as u32,
+                    grids: costs.slices[k].grids,
+                    searched: searched_grids,
+                    covered,
+                    flagged: inside.len() as u64,
+                },
+                records: inside,
+            };
+            write(&flags)?;
+            Ok(SliceResult {
+                header: Some(flags.header),
+                outside: out.len() as u64,
+                errors,
+            })
+        })
+        .collect::<Result<_, CampaignError>>()?;
+    let mut merge = FlagMerge::default();
+    for r in results {
+        merge.slices.extend(r.header);
+        merge.outside += r.outside;
+        merge.errors.extend(r.errors);
+    }
+    Ok(merge)
+}
+
+/// Slice `k`'s searched and covered grids (see the module note).
+fn count_slice(
+    dir: &Path,
+    status: &Status,
+    ed: &Ed,
+    runs: &BTreeMap<usize, Vec<Range<u64>>>,
+    k: usize,
+    searched: &[Range<u64>],
+    costs: &CostTable,
+) -> Result<(u64, u64), CampaignError> {
     let whole = |k: usize| {
         runs.get(&k)
             .is_some_and(|r| r.len() == 1 && r[0] == (0..costs.slices[k].entries))
     };
-    let puzzles: Vec<_> = {
-        let mut all: Vec<_> = status
-            .units
-            .iter()
-            .flat_map(|u| u.puzzles.iter().copied())
-            .collect();
-        all.sort();
-        all.dedup();
-        all
-    };
-    let (mut records, errors) = flag_records(ed, &puzzles);
-    let grids_of = cost_grids(dir, status)?;
-    let mut merge = FlagMerge {
-        errors,
-        ..FlagMerge::default()
-    };
+    let grids_of = cost_grids(dir, status, k)?;
     // Grids to place: (hi slice, mid band 2, lo slice, lo band 2).
     struct Pending {
         mid: Band,
         lo_class: usize,
         lo: Band,
     }
-    for (&k, searched) in &runs {
-        let (mut searched_grids, mut covered) = (0u64, 0u64);
-        let mut pending: Vec<Pending> = Vec::new();
-        for r in searched {
-            ed.for_each_entry(k, r.clone(), |entry| {
-                let c2 = entry.class2;
-                let known = grids_of.get(&(k, entry.number)).copied();
-                let lo_none = !runs.contains_key(&c2);
-                if let Some(g) = known
-                    && ((whole(k) && whole(c2)) || lo_none)
-                {
-                    searched_grids += g;
-                    if !lo_none {
-                        covered += g;
-                    }
+    let (mut searched_grids, mut covered) = (0u64, 0u64);
+    let mut pending: Vec<Pending> = Vec::new();
+    for r in searched {
+        ed.for_each_entry(k, r.clone(), |entry| {
+            let c2 = entry.class2;
+            let known = grids_of.get(&entry.number).copied();
+            let lo_none = !runs.contains_key(&c2);
+            if let Some(g) = known
+                && ((whole(k) && whole(c2)) || lo_none)
+            {
+                searched_grids += g;
+                if !lo_none {
+                    covered += g;
+                }
+                return;
+            }
+            each_hi_visit(ed, k, entry, |key| {
+                searched_grids += 1;
+                if lo_none {
                     return;
                 }
-                each_hi_visit(ed, k, entry, |key| {
-                    searched_grids += 1;
-                    if lo_none {
-                        return;
-                    }
-                    let hi = HiForm {
-                        class: k,
-                        key: *key,
-                        automorphisms: 1,
-                        transposed: false,
-                        roles: [0, 1, 2],
-                    };
-                    let [_, mid, lo] = ed.visits_of(&hi);
-                    debug_assert_eq!(lo.class, c2);
-                    pending.push(Pending {
-                        mid: mid.key[..27].try_into().expect("27 digits"),
-                        lo_class: lo.class,
-                        lo: lo.key[..27].try_into().expect("27 digits"),
-                    });
+                let hi = HiForm {
+                    class: k,
+                    key: *key,
+                    automorphisms: 1,
+                    transposed: false,
+                    roles: [0, 1, 2],
+                };
+                let [_, mid, lo] = ed.visits_of(&hi);
+                debug_assert_eq!(lo.class, c2);
+                pending.push(Pending {
+                    mid: mid.key[..27].try_into().expect("27 digits"),
+                    lo_class: lo.class,
+                    lo: lo.key[..27].try_into().expect("27 digits"),
                 });
             });
-        }
-        // The pending grids' mid and lo entries, one walk per slice.
-        let mids: Vec<Band> = pending.iter().map(|p| p.mid).collect();
-        let mid_entries = if whole(k) {
-            vec![None; mids.len()]
-        } else {
-            ed.entry_numbers(k, &mids)
-        };
-        let mut lo_ok = vec![false; pending.len()];
-        let mut by_lo: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (i, p) in pending.iter().enumerate() {
-            by_lo.entry(p.lo_class).or_default().push(i);
-        }
-        for (c, idx) in by_lo {
-            if whole(c) {
-                idx.iter().for_each(|&i| lo_ok[i] = true);
-                continue;
-            }
-            let los: Vec<Band> = idx.iter().map(|&i| pending[i].lo).collect();
-            let lo_runs = &runs[&c];
-            for (&i, number) in idx.iter().zip(ed.entry_numbers(c, &los)) {
-                lo_ok[i] = number.is_some_and(|e| holds(lo_runs, e));
-            }
-        }
-        for (i, ok) in lo_ok.iter().enumerate() {
-            let mid_ok = whole(k) || mid_entries[i].is_some_and(|e| holds(searched, e));
-            covered += (*ok && mid_ok) as u64;
-        }
-        let slice_records: Vec<FlagRecord> = records.remove(&k).unwrap_or_default();
-        let (inside, out): (Vec<_>, Vec<_>) = slice_records
-            .into_iter()
-            .partition(|r| holds(searched, r.entry as u64));
-        merge.outside += out.len() as u64;
-        merge.slices.push(SliceFlags {
-            header: FlagHeader {
-                clues: status.goal.clues as u32,
-                kind: FlagHeader::kind_of(&status.goal),
-                slice: k as u32,
-                grids: costs.slices[k].grids,
-                searched: searched_grids,
-                covered,
-                flagged: inside.len() as u64,
-            },
-            records: inside,
         });
     }
-    merge.outside += records.values().map(|r| r.len() as u64).sum::<u64>();
-    Ok(merge)
+    // The pending grids' mid and lo entries, one walk per slice.
+    let mids: Vec<Band> = pending.iter().map(|p| p.mid).collect();
+    let mid_entries = if whole(k) {
+        vec![None; mids.len()]
+    } else {
+        ed.entry_numbers(k, &mids)
+    };
+    let mut lo_ok = vec![false; pending.len()];
+    let mut by_lo: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, p) in pending.iter().enumerate() {
+        by_lo.entry(p.lo_class).or_default().push(i);
+    }
+    for (c, idx) in by_lo {
+        if whole(c) {
+            idx.iter().for_each(|&i| lo_ok[i] = true);
+            continue;
+        }
+        let los: Vec<Band> = idx.iter().map(|&i| pending[i].lo).collect();
+        let lo_runs = &runs[&c];
+        for (&i, number) in idx.iter().zip(ed.entry_numbers(c, &los)) {
+            lo_ok[i] = number.is_some_and(|e| holds(lo_runs, e));
+        }
+    }
+    for (i, ok) in lo_ok.iter().enumerate() {
+        let mid_ok = whole(k) || mid_entries[i].is_some_and(|e| holds(searched, e));
+        covered += (*ok && mid_ok) as u64;
+    }
+    Ok((searched_grids, covered))
+}
+
+/// The spill directory of a merge, removed whatever happens.
+pub struct SpillDir(pub PathBuf);
+
+impl Drop for SpillDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Calls `f` with the key (bands 2 and 3) of every hi visit of an entry.

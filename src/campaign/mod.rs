@@ -28,7 +28,7 @@
 //! [`status`] reads a campaign back: which units are done, partial or not
 //! started, and any entry checkpointed twice or outside its unit; a
 //! campaign is complete when every planned entry is checkpointed exactly
-//! once. [`status::merge`] gathers the 17s of all units.
+//! once. [`status::merge_into`] gathers the 17s of all units.
 //!
 //! Costs come from `data/ed-costs.tsv` ([`costs`]): the mean CPU seconds
 //! per entry of each slice, from `s17 exhaust --estimate`.
@@ -50,7 +50,7 @@ use crate::tables::TableError;
 pub use costs::CostTable;
 pub use plan::{Plan, PlanSpec, Unit};
 pub use run::UnitRun;
-pub use status::{Merged, Problem, SliceStatus, Status, UnitState, UnitStatus, merge};
+pub use status::{Merged, Problem, SliceStatus, Status, UnitState, UnitStatus, merge_into};
 
 /// The slices of the ED catalogue (one per band of the band catalogue).
 pub use crate::band::BANDS as SLICES;
@@ -87,6 +87,9 @@ pub enum CampaignError {
     },
     #[error("the campaign in {} is incomplete:\n{missing}", dir.display())]
     Incomplete { dir: PathBuf, missing: String },
+    /// Damaged or foreign lines in units' files: nothing is merged.
+    #[error("the campaign in {} has bad lines; nothing merged:\n{faults}", dir.display())]
+    Faults { dir: PathBuf, faults: String },
     /// No cost table for a campaign's goal.
     #[error(
         "no cost table for a campaign of {goal}: {table} is missing; make it from an estimate run (`{command}`) and plan with it: `s17 campaign plan ... --costs {table}`"

@@ -1,6 +1,23 @@
 //! Reading a campaign back: what each unit has checkpointed, what is
 //! wrong, and the 17s of all units.
 //!
+//! Everything streams: a unit's output is read line by line and only
+//! per-unit counts are kept (the entries of its checkpoint, a count per
+//! entry), so memory does not grow with the puzzles found. Distinct
+//! puzzles are counted exactly while they are few ([`DISTINCT_CAP`]);
+//! beyond that `status` gives the lines and `merge` the distinct ones.
+//! [`merge_into`] sorts one slice at a time (chunks of [`CHUNK`] puzzles
+//! sorted into spill files, then merged), in parallel over slices, and
+//! merges the slices' sorted files into the output.
+//!
+//! Every complete line of a unit's output is checked: `ENTRY<TAB>PUZZLE`
+//! with an entry of the unit and a well-formed puzzle (81 digits or dots,
+//! no digit twice in a row, column or box) of the goal's clue count; so is
+//! every complete checkpoint line. Each bad line is a [`Problem`] naming
+//! the unit, the file and the line; no byte of any file makes the reader
+//! panic. Only a last line without its newline (a kill while writing) is
+//! left alone: a resume drops it.
+//!
 //! An entry of a unit counts as checkpointed exactly when a resume of the
 //! unit would keep it ([`reconcile`]: a complete checkpoint line, and the
 //! output holds as many lines for it as the line promises) and it lies in
@@ -13,19 +30,30 @@
 //! cover every planned entry exactly once, every planned entry is
 //! checkpointed exactly once.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet};
 use std::fmt;
 use std::fs;
-use std::io;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use super::{CampaignError, Plan, Unit, io_error, out_dir, unit_costs, unit_output, units_path};
 use crate::exhaust::checkpoint_header;
-use crate::grid::Puzzle;
+use crate::grid::{CELLS, Puzzle};
 use crate::known::KnownSet;
-use crate::output::{checkpoint_path, reconcile};
+use crate::output::checkpoint_path;
 use crate::search::{Goal, SearchConfig};
+
+/// Distinct puzzles `status` counts exactly (held in memory); beyond, it
+/// counts lines.
+pub const DISTINCT_CAP: usize = 1 << 18;
+/// Bad lines named per unit file; the rest are counted.
+pub const NAMED_LINES: usize = 20;
+/// Puzzles a merge sorts in memory at once per slice (81 bytes each).
+pub const CHUNK: usize = 1 << 19;
 
 /// Where a unit stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +91,27 @@ pub enum Problem {
         found: String,
         expected: String,
     },
+    /// A bad line in a unit's output or checkpoint (line from 1).
+    BadLine {
+        unit: usize,
+        path: PathBuf,
+        line: u64,
+        why: String,
+    },
+    /// More bad lines in a file than are named.
+    MoreBadLines {
+        unit: usize,
+        path: PathBuf,
+        count: u64,
+    },
+}
+
+impl Problem {
+    /// A damaged or foreign line: a merge refuses the campaign even with
+    /// `--partial`.
+    pub fn is_fault(&self) -> bool {
+        matches!(self, Problem::BadLine { .. } | Problem::MoreBadLines { .. })
+    }
 }
 
 impl fmt::Display for Problem {
@@ -99,6 +148,15 @@ impl fmt::Display for Problem {
             Problem::Stray { path } => {
                 write!(f, "{}: a checkpoint of no unit of the plan", path.display())
             }
+            Problem::BadLine {
+                unit,
+                path,
+                line,
+                why,
+            } => write!(f, "unit {unit}: {} line {line}: {why}", path.display()),
+            Problem::MoreBadLines { unit, path, count } => {
+                write!(f, "unit {unit}: {}: {count} more bad lines", path.display())
+            }
         }
     }
 }
@@ -119,8 +177,8 @@ pub struct UnitStatus {
     pub cpu_seconds: f64,
     /// The checkpointed entries, as runs of consecutive entries.
     pub done: Vec<Range<u64>>,
-    /// The puzzles of the checkpointed entries.
-    pub puzzles: Vec<Puzzle>,
+    /// Puzzle lines of the checkpointed entries.
+    pub lines: u64,
     /// Its checkpoint was written under another build or tuning (the same
     /// slice and range; a run of this build would refuse to resume it).
     pub other_build: bool,
@@ -142,7 +200,9 @@ pub struct SliceStatus {
     pub planned: u64,
     pub checkpointed: u64,
     pub grids: u64,
-    /// Distinct 17s of the slice's checkpointed entries.
+    /// Distinct 17s of the slice's checkpointed entries (their lines when
+    /// the campaign holds more than [`DISTINCT_CAP`]: see
+    /// [`Status::distinct_exact`]).
     pub puzzles: usize,
     pub cpu_seconds: f64,
     /// The plan's estimate for the entries checkpointed
@@ -161,6 +221,8 @@ pub struct Status {
     pub goal: Goal,
     pub units: Vec<UnitStatus>,
     pub problems: Vec<Problem>,
+    /// Distinct puzzles per slice, while at most [`DISTINCT_CAP`] in all.
+    distinct: Option<BTreeMap<usize, HashSet<Puzzle>>>,
 }
 
 /// The part of an exhaust checkpoint header after its fingerprint.
@@ -168,20 +230,128 @@ fn work_of(header: &str) -> &str {
     header.find(" band=").map_or(header, |i| &header[i + 1..])
 }
 
+/// `ENTRY<TAB>REST` with a decimal entry of at most 18 digits (the
+/// checkpoint's rule, [`crate::output::reconcile`]).
+fn split_entry(line: &[u8]) -> Option<(u64, &[u8])> {
+    let tab = line.iter().position(|&b| b == b'\t')?;
+    let (digits, rest) = (&line[..tab], &line[tab + 1..]);
+    if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some((std::str::from_utf8(digits).ok()?.parse().ok()?, rest))
+}
+
+/// A checkpoint line `ENTRY<TAB>COUNT`.
+fn parse_checkpoint_line(line: &[u8]) -> Option<(u64, u64)> {
+    let (entry, count) = split_entry(line)?;
+    if count.is_empty() || count.len() > 6 || !count.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some((entry, std::str::from_utf8(count).ok()?.parse().ok()?))
+}
+
 /// Complete lines `ENTRY<TAB>COUNT` of a checkpoint after its header.
+#[cfg(test)]
 fn checkpoint_entries(bytes: &[u8]) -> Vec<u64> {
     let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     lines.pop(); // the part after the last newline: empty or partial
     lines
         .iter()
         .skip(1)
-        .filter_map(|line| {
-            let text = std::str::from_utf8(line).ok()?;
-            let (entry, count) = text.split_once('\t')?;
-            count.parse::<u64>().ok()?;
-            entry.parse().ok()
-        })
+        .filter_map(|line| parse_checkpoint_line(line).map(|(e, _)| e))
         .collect()
+}
+
+/// Opens `path` for reading, `None` when it does not exist.
+fn open_or_none(path: &Path) -> Result<Option<BufReader<fs::File>>, CampaignError> {
+    match fs::File::open(path) {
+        Ok(file) => Ok(Some(BufReader::with_capacity(1 << 16, file))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_error(path)(e)),
+    }
+}
+
+/// Calls `f` with each complete line (without its newline) of `reader`
+/// and its number (from 1); a last line without a newline is skipped.
+fn for_each_line(
+    reader: &mut impl BufRead,
+    path: &Path,
+    mut f: impl FnMut(u64, &[u8]),
+) -> Result<(), CampaignError> {
+    let mut buf = Vec::with_capacity(128);
+    let mut number = 0u64;
+    loop {
+        buf.clear();
+        let n = reader.read_until(b'\n', &mut buf).map_err(io_error(path))?;
+        if n == 0 || buf.last() != Some(&b'\n') {
+            return Ok(());
+        }
+        number += 1;
+        buf.pop();
+        f(number, &buf);
+    }
+}
+
+/// An output line's puzzle, checked: 81 cells, a well-formed puzzle of
+/// `clues` clues.
+fn check_puzzle(rest: &[u8], clues: usize) -> Result<Puzzle, String> {
+    if rest.len() != CELLS {
+        return Err(format!(
+            "{} characters after the entry, not a puzzle of 81 (a cut or foreign line)",
+            rest.len()
+        ));
+    }
+    let p = Puzzle::parse_bytes(rest).map_err(|e| format!("not a puzzle: {e}"))?;
+    if p.clue_count() != clues {
+        return Err(format!(
+            "a puzzle of {} clues; the campaign searches for {clues}",
+            p.clue_count()
+        ));
+    }
+    Ok(p)
+}
+
+/// Bad lines of one file: the first [`NAMED_LINES`] named, the rest counted.
+struct BadLines<'a> {
+    unit: usize,
+    path: &'a Path,
+    named: Vec<Problem>,
+    more: u64,
+}
+
+impl<'a> BadLines<'a> {
+    fn new(unit: usize, path: &'a Path) -> Self {
+        BadLines {
+            unit,
+            path,
+            named: Vec::new(),
+            more: 0,
+        }
+    }
+
+    fn push(&mut self, line: u64, why: String) {
+        if self.named.len() < NAMED_LINES {
+            self.named.push(Problem::BadLine {
+                unit: self.unit,
+                path: self.path.to_path_buf(),
+                line,
+                why,
+            });
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn into_problems(self, problems: &mut Vec<Problem>) {
+        problems.extend(self.named);
+        if self.more > 0 {
+            problems.push(Problem::MoreBadLines {
+                unit: self.unit,
+                path: self.path.to_path_buf(),
+                count: self.more,
+            });
+        }
+    }
 }
 
 fn read_or_empty(path: &Path) -> Result<Option<Vec<u8>>, CampaignError> {
@@ -200,8 +370,15 @@ impl Status {
         let plan = Plan::parse(&text, &path)?;
         let mut problems = Vec::new();
         let mut units = Vec::with_capacity(plan.units.len());
+        let mut distinct = Some(Distinct::default());
         for unit in &plan.units {
-            units.push(read_unit(dir, unit, &plan.goal, &mut problems)?);
+            units.push(read_unit(
+                dir,
+                unit,
+                &plan.goal,
+                &mut problems,
+                &mut distinct,
+            )?);
         }
         // Checkpoints of no unit (a plan replaced by a smaller one).
         let out = out_dir(dir);
@@ -224,6 +401,7 @@ impl Status {
             goal: plan.goal,
             units,
             problems,
+            distinct: distinct.map(|d| d.sets),
         })
     }
 
@@ -237,11 +415,30 @@ impl Status {
         self.units.iter().map(|u| u.checkpointed).sum()
     }
 
+    /// Whether [`SliceStatus::puzzles`] and [`Status::puzzles`] count
+    /// distinct puzzles (else lines: more than [`DISTINCT_CAP`]).
+    pub fn distinct_exact(&self) -> bool {
+        self.distinct.is_some()
+    }
+
+    /// Distinct puzzles of the checkpointed entries (lines when not
+    /// [`Status::distinct_exact`]).
+    pub fn puzzles(&self) -> u64 {
+        match &self.distinct {
+            Some(sets) => {
+                let mut all: HashSet<&Puzzle> = HashSet::new();
+                sets.values().for_each(|s| all.extend(s.iter()));
+                all.len() as u64
+            }
+            None => self.units.iter().map(|u| u.lines).sum(),
+        }
+    }
+
     /// The units summed per slice, by slice.
     pub fn by_slice(&self) -> Vec<SliceStatus> {
-        let mut slices: BTreeMap<usize, (SliceStatus, BTreeSet<Puzzle>)> = BTreeMap::new();
+        let mut slices: BTreeMap<usize, SliceStatus> = BTreeMap::new();
         for u in &self.units {
-            let (slice, puzzles) = slices.entry(u.unit.k).or_default();
+            let slice = slices.entry(u.unit.k).or_default();
             slice.k = u.unit.k;
             slice.units += 1;
             slice.planned += u.unit.len();
@@ -250,15 +447,14 @@ impl Status {
             slice.cpu_seconds += u.cpu_seconds;
             slice.est_seconds += u.unit.est_seconds;
             slice.est_done_seconds += u.est_done_seconds();
-            puzzles.extend(u.puzzles.iter().copied());
+            slice.puzzles += u.lines as usize;
         }
-        slices
-            .into_values()
-            .map(|(slice, puzzles)| SliceStatus {
-                puzzles: puzzles.len(),
-                ..slice
-            })
-            .collect()
+        if let Some(sets) = &self.distinct {
+            for slice in slices.values_mut() {
+                slice.puzzles = sets.get(&slice.k).map_or(0, HashSet::len);
+            }
+        }
+        slices.into_values().collect()
     }
 
     /// The units in `state`, by number.
@@ -270,9 +466,58 @@ impl Status {
             .collect()
     }
 
+    /// The units a rerun must run: those not done.
+    pub fn to_rerun(&self) -> Vec<usize> {
+        self.units
+            .iter()
+            .filter(|u| u.state != UnitState::Done)
+            .map(|u| u.unit.number)
+            .collect()
+    }
+
     /// True when every planned entry is checkpointed exactly once.
     pub fn complete(&self) -> bool {
         self.problems.is_empty() && self.units.iter().all(|u| u.state == UnitState::Done)
+    }
+
+    /// The slices whose units are all done (with no problem of theirs).
+    pub fn complete_slices(&self) -> BTreeSet<usize> {
+        let mut bad: BTreeSet<usize> = BTreeSet::new();
+        let mut all: BTreeSet<usize> = BTreeSet::new();
+        for u in &self.units {
+            all.insert(u.unit.k);
+            if u.state != UnitState::Done {
+                bad.insert(u.unit.k);
+            }
+        }
+        for p in &self.problems {
+            match p {
+                Problem::Twice { unit, .. }
+                | Problem::Outside { unit, .. }
+                | Problem::OtherWork { unit, .. }
+                | Problem::OtherGoal { unit, .. }
+                | Problem::BadLine { unit, .. }
+                | Problem::MoreBadLines { unit, .. } => {
+                    if let Some(u) = self.units.get(*unit) {
+                        bad.insert(u.unit.k);
+                    }
+                }
+                Problem::Stray { .. } => {}
+            }
+        }
+        all.difference(&bad).copied().collect()
+    }
+
+    /// The faults ([`Problem::is_fault`]) as lines, `None` when there are
+    /// none.
+    pub fn faults(&self) -> Option<String> {
+        let faults: Vec<String> = self
+            .problems
+            .iter()
+            .filter(|p| p.is_fault())
+            .map(|p| format!("error: {p}"))
+            .collect();
+        (!faults.is_empty()).then(|| faults.join("\n"))
     }
 
     /// What keeps the campaign from being complete, in a few lines
@@ -298,12 +543,20 @@ impl Status {
     }
 }
 
-/// Reads unit `unit`'s files.
+/// Distinct puzzles per slice while there are few.
+#[derive(Default)]
+struct Distinct {
+    sets: BTreeMap<usize, HashSet<Puzzle>>,
+    held: usize,
+}
+
+/// Reads unit `unit`'s files, streaming its output.
 fn read_unit(
     dir: &Path,
     unit: &Unit,
     goal: &Goal,
     problems: &mut Vec<Problem>,
+    distinct: &mut Option<Distinct>,
 ) -> Result<UnitStatus, CampaignError> {
     let n = unit.number;
     let output_path = unit_output(dir, n);
@@ -316,19 +569,30 @@ fn read_unit(
         uncosted: 0,
         cpu_seconds: 0.0,
         done: Vec::new(),
-        puzzles: Vec::new(),
+        lines: 0,
         other_build: false,
     };
-    let output = read_or_empty(&output_path)?;
+    let output = open_or_none(&output_path)?;
     let checkpoint = read_or_empty(&done_path)?;
     if output.is_none() && checkpoint.is_none() {
         return Ok(status);
     }
     status.state = UnitState::Partial;
-    let (output, checkpoint) = (output.unwrap_or_default(), checkpoint.unwrap_or_default());
+    let checkpoint = checkpoint.unwrap_or_default();
     let expected = checkpoint_header(unit.k, &unit.entries, &SearchConfig::default(), goal);
     let found = match checkpoint.iter().position(|&b| b == b'\n') {
-        Some(end) => String::from_utf8_lossy(&checkpoint[..end]).into_owned(),
+        Some(end) => match std::str::from_utf8(&checkpoint[..end]) {
+            Ok(text) => text.to_string(),
+            Err(_) => {
+                problems.push(Problem::BadLine {
+                    unit: n,
+                    path: done_path,
+                    line: 1,
+                    why: "the checkpoint header is not text (a byte that is not UTF-8)".into(),
+                });
+                return Ok(status);
+            }
+        },
         None => expected.clone(), // no complete header: nothing checkpointed
     };
     if work_of(&found) != work_of(&expected) {
@@ -348,76 +612,177 @@ fn read_unit(
         return Ok(status);
     }
     status.other_build = found != expected;
-    let kept = reconcile(&found, &output, &checkpoint).expect("the header is the file's own");
-    let mut lines: HashMap<u64, usize> = HashMap::new();
-    for entry in checkpoint_entries(&checkpoint) {
-        *lines.entry(entry).or_default() += 1;
+    // The checkpoint's lines: entry -> promised count (None: twice).
+    let mut promised: HashMap<u64, Option<u64>> = HashMap::new();
+    let mut order: Vec<u64> = Vec::new();
+    let mut twice: BTreeSet<u64> = BTreeSet::new();
+    {
+        let mut bad = BadLines::new(n, &done_path);
+        let mut reader = &checkpoint[..];
+        for_each_line(&mut reader, &done_path, |number, line| {
+            if number == 1 {
+                return; // the header
+            }
+            match parse_checkpoint_line(line) {
+                Some((entry, count)) => match promised.get_mut(&entry) {
+                    Some(seen) => {
+                        *seen = None;
+                        twice.insert(entry);
+                    }
+                    None => {
+                        promised.insert(entry, Some(count));
+                        order.push(entry);
+                    }
+                },
+                None => bad.push(number, "not ENTRY<TAB>COUNT".into()),
+            }
+        })?;
+        bad.into_problems(problems);
     }
-    let mut twice: Vec<u64> = lines
-        .iter()
-        .filter(|&(_, &c)| c > 1)
-        .map(|(&e, _)| e)
-        .collect();
-    twice.sort();
     problems.extend(
         twice
             .into_iter()
             .map(|entry| Problem::Twice { unit: n, entry }),
     );
-    for &entry in &kept.done {
-        if !unit.entries.contains(&(entry as u64)) {
-            problems.push(Problem::Outside {
-                unit: n,
-                entry: entry as u64,
-                entries: unit.entries.clone(),
-            });
+    // The output's lines, one at a time: a count per entry.
+    let inside = |e: u64| unit.entries.contains(&e);
+    let mut present: HashMap<u64, u64> = HashMap::new();
+    let mut held: Vec<(u64, Puzzle)> = Vec::new();
+    if let Some(mut reader) = output {
+        let mut bad = BadLines::new(n, &output_path);
+        let clues = goal.clues;
+        for_each_line(&mut reader, &output_path, |number, line| {
+            let Some((entry, rest)) = split_entry(line) else {
+                bad.push(
+                    number,
+                    "not ENTRY<TAB>PUZZLE (a cut or foreign line)".into(),
+                );
+                return;
+            };
+            if !inside(entry) {
+                bad.push(
+                    number,
+                    format!(
+                        "entry {entry} is outside the unit's entries {}..{}",
+                        unit.entries.start, unit.entries.end
+                    ),
+                );
+            }
+            match check_puzzle(rest, clues) {
+                Ok(p) => {
+                    *present.entry(entry).or_default() += 1;
+                    if let Some(d) = distinct.as_ref() {
+                        if d.held + held.len() < DISTINCT_CAP {
+                            held.push((entry, p));
+                        } else {
+                            *distinct = None;
+                            held = Vec::new();
+                        }
+                    }
+                }
+                Err(why) => {
+                    // A line of another clue count still counts for the
+                    // checkpoint (as a resume counts it); it is named.
+                    if rest.len() == CELLS && Puzzle::parse_bytes(rest).is_ok() {
+                        *present.entry(entry).or_default() += 1;
+                    }
+                    bad.push(number, why);
+                }
+            }
+        })?;
+        bad.into_problems(problems);
+    }
+    // Done: one checkpoint line whose count the output holds.
+    let mut done: Vec<u64> = Vec::new();
+    for entry in order {
+        if let Some(Some(count)) = promised.get(&entry)
+            && present.get(&entry).copied().unwrap_or(0) == *count
+        {
+            if inside(entry) {
+                done.push(entry);
+                status.lines += count;
+            } else {
+                problems.push(Problem::Outside {
+                    unit: n,
+                    entry,
+                    entries: unit.entries.clone(),
+                });
+            }
         }
     }
-    let inside = |e: usize| unit.entries.contains(&(e as u64));
-    status.checkpointed = kept.done.iter().filter(|&&e| inside(e)).count() as u64;
-    let mut done: Vec<u64> = kept
-        .done
-        .iter()
-        .filter(|&&e| inside(e))
-        .map(|&e| e as u64)
-        .collect();
     done.sort_unstable();
-    for e in done {
+    status.checkpointed = done.len() as u64;
+    for &e in &done {
         match status.done.last_mut() {
             Some(run) if run.end == e => run.end += 1,
             _ => status.done.push(e..e + 1),
         }
     }
-    status.puzzles = kept
-        .found
-        .iter()
-        .filter(|(e, _)| inside(*e))
-        .map(|(_, p)| *p)
-        .collect();
+    if let Some(d) = distinct.as_mut() {
+        for (entry, p) in held {
+            if done.binary_search(&entry).is_ok() {
+                d.held += d.sets.entry(unit.k).or_default().insert(p) as usize;
+            }
+        }
+    }
     if status.checkpointed == unit.len() {
         status.state = UnitState::Done;
     }
     // The cost lines: CPU time of every line, grids of the checkpointed
     // entries (the last line of each).
     let costs_path = unit_costs(dir, n);
-    let costs = read_or_empty(&costs_path)?.unwrap_or_default();
     let mut grids: HashMap<u64, u64> = HashMap::new();
-    for line in String::from_utf8_lossy(&costs).lines() {
-        let f: Vec<&str> = line.split('\t').collect();
-        if let [entry, g, _, secs] = f[..]
-            && let (Ok(entry), Ok(g), Ok(secs)) = (entry.parse(), g.parse(), secs.parse::<f64>())
-        {
-            grids.insert(entry, g);
-            status.cpu_seconds += secs;
-        }
+    if let Some(mut reader) = open_or_none(&costs_path)? {
+        for_each_line(&mut reader, &costs_path, |_, line| {
+            let line = String::from_utf8_lossy(line);
+            let f: Vec<&str> = line.split('\t').collect();
+            if let [entry, g, _, secs] = f[..]
+                && let (Ok(entry), Ok(g), Ok(secs)) =
+                    (entry.parse(), g.parse(), secs.parse::<f64>())
+            {
+                grids.insert(entry, g);
+                status.cpu_seconds += secs;
+            }
+        })?;
     }
-    for &entry in kept.done.iter().filter(|&&e| inside(e)) {
-        match grids.get(&(entry as u64)) {
+    for entry in &done {
+        match grids.get(entry) {
             Some(g) => status.grids += g,
             None => status.uncosted += 1,
         }
     }
     Ok(status)
+}
+
+/// Calls `f(entry, line, puzzle)` for each puzzle of a checkpointed entry
+/// of unit `u` (streaming its output again).
+pub fn for_each_kept(
+    dir: &Path,
+    u: &UnitStatus,
+    mut f: impl FnMut(u64, u64, Puzzle),
+) -> Result<(), CampaignError> {
+    if u.done.is_empty() {
+        return Ok(());
+    }
+    let path = unit_output(dir, u.unit.number);
+    let Some(mut reader) = open_or_none(&path)? else {
+        return Ok(());
+    };
+    for_each_line(&mut reader, &path, |number, line| {
+        if let Some((entry, rest)) = split_entry(line)
+            && holds(&u.done, entry)
+            && rest.len() == CELLS
+            && let Ok(p) = Puzzle::parse_bytes(rest)
+        {
+            f(entry, number, p);
+        }
+    })
+}
+
+/// Whether sorted, disjoint `runs` hold `e`.
+pub fn holds(runs: &[Range<u64>], e: u64) -> bool {
+    let i = runs.partition_point(|r| r.end <= e);
+    i < runs.len() && runs[i].contains(&e)
 }
 
 /// Unit numbers as ranges, `3, 5-9, 12`, at most 30 of them.
@@ -446,50 +811,214 @@ pub fn name_units(units: &[usize]) -> String {
     parts.join(", ")
 }
 
-/// The 17s of a campaign, merged.
+/// What a merge of a campaign's puzzles gave.
 #[derive(Clone, Debug, Default)]
 pub struct Merged {
-    /// Every 17 once, as a minlex puzzle, sorted.
-    pub puzzles: Vec<Puzzle>,
-    /// Per slice of the plan: the distinct 17s its units found.
+    /// Distinct puzzles written.
+    pub puzzles: u64,
+    /// Per slice merged: its distinct puzzles.
     pub per_slice: BTreeMap<usize, u64>,
-    /// The 17s not in the known list (with one), sorted.
-    pub new: Vec<Puzzle>,
+    /// Puzzles not in the known list (with one).
+    pub new: u64,
 }
 
-/// Merges the 17s of `status`'s units. An incomplete campaign is refused,
-/// naming what is missing, unless `partial` (then the checkpointed entries'
-/// 17s are merged).
-pub fn merge(
-    dir: &Path,
-    status: &Status,
-    known: Option<&KnownSet>,
-    partial: bool,
-) -> Result<Merged, CampaignError> {
+/// Refuses a merge of `status` before anything is written: a campaign
+/// with faults always, an incomplete one unless `partial`.
+pub fn check_mergeable(dir: &Path, status: &Status, partial: bool) -> Result<(), CampaignError> {
+    if let Some(faults) = status.faults() {
+        return Err(CampaignError::Faults {
+            dir: dir.to_path_buf(),
+            faults,
+        });
+    }
     if !partial && let Some(missing) = status.missing() {
         return Err(CampaignError::Incomplete {
             dir: dir.to_path_buf(),
             missing,
         });
     }
-    let all: BTreeSet<Puzzle> = status
-        .units
+    Ok(())
+}
+
+/// A sorted file of distinct puzzles, 81 digit bytes each.
+fn write_run(path: &Path, puzzles: &[Puzzle]) -> Result<(), CampaignError> {
+    let file = fs::File::create(path).map_err(io_error(path))?;
+    let mut w = BufWriter::with_capacity(1 << 16, file);
+    for p in puzzles {
+        w.write_all(p.digits()).map_err(io_error(path))?;
+    }
+    w.flush().map_err(io_error(path))
+}
+
+/// Reads a run file back, one puzzle at a time.
+struct RunReader {
+    reader: BufReader<fs::File>,
+    path: PathBuf,
+}
+
+impl RunReader {
+    fn open(path: &Path) -> Result<RunReader, CampaignError> {
+        let file = fs::File::open(path).map_err(io_error(path))?;
+        Ok(RunReader {
+            reader: BufReader::with_capacity(1 << 16, file),
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn next(&mut self) -> Result<Option<Puzzle>, CampaignError> {
+        let mut cells = [0u8; CELLS];
+        match self.reader.read_exact(&mut cells) {
+            Ok(()) => Ok(Some(Puzzle::from_digits(cells))),
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(None),
+            Err(e) => Err(io_error(&self.path)(e)),
+        }
+    }
+}
+
+/// Merges sorted runs, each puzzle once, calling `f` on each in order.
+fn merge_runs(
+    runs: &[PathBuf],
+    mut f: impl FnMut(&Puzzle) -> Result<(), CampaignError>,
+) -> Result<(), CampaignError> {
+    let mut readers = runs
         .iter()
-        .flat_map(|u| u.puzzles.iter().copied())
-        .collect();
-    let new = match known {
-        Some(set) => all.iter().filter(|p| !set.contains(p)).copied().collect(),
-        None => Vec::new(),
+        .map(|p| RunReader::open(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut heap = BinaryHeap::new();
+    for (i, r) in readers.iter_mut().enumerate() {
+        if let Some(p) = r.next()? {
+            heap.push(Reverse((p, i)));
+        }
+    }
+    let mut last: Option<Puzzle> = None;
+    while let Some(Reverse((p, i))) = heap.pop() {
+        if last != Some(p) {
+            f(&p)?;
+            last = Some(p);
+        }
+        if let Some(next) = readers[i].next()? {
+            heap.push(Reverse((next, i)));
+        }
+    }
+    Ok(())
+}
+
+/// The distinct puzzles of slice `k`'s units sorted into one run file
+/// under `spill`: chunks of [`CHUNK`] sorted in memory, then merged.
+fn sort_slice(
+    dir: &Path,
+    k: usize,
+    units: &[&UnitStatus],
+    spill: &Path,
+) -> Result<(PathBuf, u64), CampaignError> {
+    let mut chunk: Vec<Puzzle> = Vec::new();
+    let mut runs: Vec<PathBuf> = Vec::new();
+    let flush = |chunk: &mut Vec<Puzzle>, runs: &mut Vec<PathBuf>| {
+        chunk.sort_unstable();
+        chunk.dedup();
+        let path = spill.join(format!("slice-{k}.run{}", runs.len()));
+        write_run(&path, chunk)?;
+        runs.push(path);
+        chunk.clear();
+        Ok::<(), CampaignError>(())
     };
-    Ok(Merged {
-        puzzles: all.into_iter().collect(),
-        per_slice: status
-            .by_slice()
-            .into_iter()
-            .map(|s| (s.k, s.puzzles as u64))
-            .collect(),
-        new,
-    })
+    for u in units {
+        let mut failed = None;
+        for_each_kept(dir, u, |_, _, p| {
+            chunk.push(p);
+            if chunk.len() >= CHUNK
+                && failed.is_none()
+                && let Err(e) = flush(&mut chunk, &mut runs)
+            {
+                failed = Some(e);
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+    }
+    let count;
+    let path = spill.join(format!("slice-{k}.sorted"));
+    if runs.is_empty() {
+        chunk.sort_unstable();
+        chunk.dedup();
+        write_run(&path, &chunk)?;
+        count = chunk.len() as u64;
+    } else {
+        if !chunk.is_empty() {
+            flush(&mut chunk, &mut runs)?;
+        }
+        drop(chunk);
+        let file = fs::File::create(&path).map_err(io_error(&path))?;
+        let mut w = BufWriter::with_capacity(1 << 16, file);
+        let mut n = 0u64;
+        merge_runs(&runs, |p| {
+            n += 1;
+            w.write_all(p.digits()).map_err(io_error(&path))
+        })?;
+        w.flush().map_err(io_error(&path))?;
+        count = n;
+        for r in &runs {
+            let _ = fs::remove_file(r);
+        }
+    }
+    Ok((path, count))
+}
+
+/// Merges the puzzles of `status`'s units (of the `slices` chosen, else
+/// all) into `out`, one minlex puzzle a line, sorted, each once; those not
+/// in `known` also into `new`. Sorts slice by slice in parallel (spill
+/// files under `spill`, removed at the end), so memory is bounded by
+/// [`CHUNK`] per thread. Refused as [`check_mergeable`] says.
+#[allow(clippy::too_many_arguments)]
+pub fn merge_into(
+    dir: &Path,
+    status: &Status,
+    known: Option<&KnownSet>,
+    partial: bool,
+    slices: Option<&BTreeSet<usize>>,
+    spill: &Path,
+    out: &mut dyn Write,
+    mut new: Option<&mut dyn Write>,
+) -> Result<Merged, CampaignError> {
+    check_mergeable(dir, status, partial)?;
+    let mut by_slice: BTreeMap<usize, Vec<&UnitStatus>> = BTreeMap::new();
+    for u in &status.units {
+        if slices.is_none_or(|s| s.contains(&u.unit.k)) {
+            by_slice.entry(u.unit.k).or_default().push(u);
+        }
+    }
+    fs::create_dir_all(spill).map_err(io_error(spill))?;
+    let sorted: Vec<(usize, PathBuf, u64)> = by_slice
+        .par_iter()
+        .map(|(&k, units)| sort_slice(dir, k, units, spill).map(|(p, n)| (k, p, n)))
+        .collect::<Result<_, _>>()?;
+    let mut merged = Merged {
+        per_slice: sorted.iter().map(|(k, _, n)| (*k, *n)).collect(),
+        ..Merged::default()
+    };
+    let files: Vec<PathBuf> = sorted.iter().map(|(_, p, _)| p.clone()).collect();
+    let write_error = |e: io::Error| CampaignError::Io {
+        path: PathBuf::from("the merge's output"),
+        source: e,
+    };
+    merge_runs(&files, |p| {
+        merged.puzzles += 1;
+        writeln!(out, "{p}").map_err(write_error)?;
+        if let Some(set) = known
+            && !set.contains(p)
+        {
+            merged.new += 1;
+            if let Some(w) = new.as_mut() {
+                writeln!(w, "{p}").map_err(write_error)?;
+            }
+        }
+        Ok(())
+    })?;
+    for f in &files {
+        let _ = fs::remove_file(f);
+    }
+    Ok(merged)
 }
 
 #[cfg(test)]
@@ -502,6 +1031,73 @@ mod tests {
         assert_eq!(name_units(&[]), "");
         let many: Vec<usize> = (0..100).map(|i| 2 * i).collect();
         assert!(name_units(&many).ends_with("… (100 units in all)"));
+    }
+
+    #[test]
+    fn sorted_runs_merge_into_each_puzzle_once_in_order() {
+        let dir = std::env::temp_dir().join(format!("s17-runs-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let mut rng = fastrand::Rng::with_seed(52);
+        let puzzle = |rng: &mut fastrand::Rng| {
+            let mut cells = [0u8; CELLS];
+            cells[rng.usize(..CELLS)] = rng.u8(1..4);
+            Puzzle::from_digits(cells)
+        };
+        let all: Vec<Puzzle> = (0..500).map(|_| puzzle(&mut rng)).collect();
+        let mut runs = Vec::new();
+        for (i, chunk) in all.chunks(70).enumerate() {
+            let mut chunk = chunk.to_vec();
+            chunk.sort_unstable();
+            chunk.dedup();
+            let path = dir.join(format!("run{i}"));
+            write_run(&path, &chunk).unwrap();
+            runs.push(path);
+        }
+        let mut merged = Vec::new();
+        merge_runs(&runs, |p| {
+            merged.push(*p);
+            Ok(())
+        })
+        .unwrap();
+        let expected: Vec<Puzzle> = all
+            .iter()
+            .copied()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        assert_eq!(merged, expected);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn output_lines_are_checked_for_shape_and_clue_count() {
+        let p17 =
+            "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
+        assert!(check_puzzle(p17.as_bytes(), 17).is_ok());
+        assert!(
+            check_puzzle(p17.as_bytes(), 18)
+                .unwrap_err()
+                .contains("17 clues")
+        );
+        assert!(
+            check_puzzle(&p17.as_bytes()[..40], 17)
+                .unwrap_err()
+                .contains("40 characters")
+        );
+        let mut twice = p17.as_bytes().to_vec();
+        twice[0] = b'1'; // a second 1 in row 1
+        assert!(
+            check_puzzle(&twice, 18)
+                .unwrap_err()
+                .starts_with("not a puzzle")
+        );
+        let mut bad = p17.as_bytes().to_vec();
+        bad[3] = 0xff;
+        assert!(check_puzzle(&bad, 17).is_err());
+        assert_eq!(split_entry(b"12\tx"), Some((12, &b"x"[..])));
+        assert_eq!(split_entry(b"1a\tx"), None);
+        assert_eq!(parse_checkpoint_line(b"7\t3"), Some((7, 3)));
+        assert_eq!(parse_checkpoint_line(b"7\t"), None);
     }
 
     #[test]

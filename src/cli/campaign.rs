@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::campaign::{
-    self, CostTable, Plan, PlanSpec, Status, UnitRun, UnitState, goal_description, merge,
+    self, CostTable, Plan, PlanSpec, Status, UnitRun, UnitState, goal_description, merge_into,
     status::name_units,
 };
 use crate::canon::minlex_grid;
@@ -20,7 +20,7 @@ use crate::ed::{Choices, Ed};
 use crate::exhaust::Exhauster;
 use crate::flags;
 use crate::grid::{Grid, Puzzle};
-use crate::output::{new_path, write_atomically};
+use crate::output::{new_path, write_atomically, write_atomically_with};
 use crate::search::SearchConfig;
 
 use super::common::{
@@ -60,6 +60,15 @@ enum Command {
     Merge(MergeArgs),
     /// Print a flag file: MINLEX_GRID<TAB>PUZZLE per flagged grid, or its counts.
     Flags(FlagsArgs),
+    /// The campaign's answer from the flag files of DIR (`merge`'s output):
+    /// per slice and in all, ED grids, searched, covered, flagged (TSV).
+    Report(ReportArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ReportArgs {
+    /// A directory of flag files (slice-K.s17f, from `s17 campaign merge`).
+    dir: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -147,6 +156,11 @@ struct StatusArgs {
     /// grids, 17s, CPU hours spent against the plan's estimate for them.
     #[arg(long)]
     slices: bool,
+    /// Write the units to run again (not done: partial or not started),
+    /// one number a line, into FILE (all of them; the report's lines name
+    /// at most 30 runs).
+    #[arg(long, value_name = "FILE")]
+    rerun: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -164,6 +178,9 @@ struct MergeArgs {
     /// Merge an incomplete campaign's checkpointed entries.
     #[arg(long)]
     partial: bool,
+    /// Merge only these slices (`26,28,30`, `0..416`).
+    #[arg(long, value_name = "LIST")]
+    slices: Option<String>,
     /// Overwrite FILE (and FILE.new) if they exist.
     #[arg(long)]
     force: bool,
@@ -190,6 +207,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         Command::Status(a) => status(a),
         Command::Merge(a) => merge_units(a, quiet),
         Command::Flags(a) => print_flags(a),
+        Command::Report(a) => report_flags(a),
     }
 }
 
@@ -531,6 +549,14 @@ fn work(args: WorkArgs, quiet: bool) -> Outcome {
 
 fn status(args: StatusArgs) -> Outcome {
     let status = Status::read(&args.dir)?;
+    if let Some(path) = &args.rerun {
+        let list = status.to_rerun().iter().fold(String::new(), |mut s, u| {
+            let _ = writeln!(s, "{u}");
+            s
+        });
+        write_atomically(path, list.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     std::io::stdout()
         .lock()
         .write_all(report(&args.dir, &status, args.slices).as_bytes())?;
@@ -611,9 +637,6 @@ fn report_totals(w: &mut String, dir: &Path, s: &Status) {
     let cpu: f64 = s.units.iter().map(|u| u.cpu_seconds).sum();
     let est: f64 = s.units.iter().map(|u| u.unit.est_seconds).sum();
     let est_done: f64 = s.units.iter().map(|u| u.est_done_seconds()).sum();
-    let mut puzzles: Vec<_> = s.units.iter().flat_map(|u| u.puzzles.iter()).collect();
-    puzzles.sort();
-    puzzles.dedup();
     let _ = writeln!(
         w,
         "campaign {}: {}",
@@ -641,9 +664,16 @@ fn report_totals(w: &mut String, dir: &Path, s: &Status) {
     let _ = writeln!(w);
     let _ = writeln!(
         w,
-        "{}s: {} distinct{}",
+        "{}s: {}{}",
         s.goal.clues,
-        puzzles.len(),
+        if s.distinct_exact() {
+            format!("{} distinct", s.puzzles())
+        } else {
+            format!(
+                "{} lines (too many to count the distinct ones here: `merge` does)",
+                s.puzzles()
+            )
+        },
         if s.goal == crate::search::Goal::default() {
             String::new()
         } else {
@@ -721,20 +751,50 @@ fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
         );
     }
     let known = read_known(args.known.as_deref())?;
-    let merged = merge(&args.dir, &status, known.as_ref(), args.partial)?;
-    let lines = |puzzles: &[crate::grid::Puzzle]| {
-        puzzles.iter().fold(String::new(), |mut s, p| {
-            let _ = writeln!(s, "{p}");
-            s
-        })
+    campaign::status::check_mergeable(&args.dir, &status, args.partial)?;
+    let slices = chosen_slices(args.slices.as_deref())?;
+    let spill = spill_dir(&args.output);
+    let mut failure: Option<campaign::CampaignError> = None;
+    let mut merged = campaign::Merged::default();
+    let mut run = |out: &mut std::fs::File, new: Option<&mut std::fs::File>| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+        let mut new = new.map(|f| std::io::BufWriter::with_capacity(1 << 16, f));
+        let result = merge_into(
+            &args.dir,
+            &status,
+            known.as_ref(),
+            args.partial,
+            slices.as_ref(),
+            &spill,
+            &mut out,
+            new.as_mut().map(|w| w as &mut dyn std::io::Write),
+        );
+        let _ = std::fs::remove_dir_all(&spill);
+        match result {
+            Ok(m) => merged = m,
+            Err(e) => {
+                failure = Some(e);
+                return Err(std::io::Error::other("merge failed"));
+            }
+        }
+        out.flush()?;
+        if let Some(w) = new.as_mut() {
+            w.flush()?;
+        }
+        Ok(())
     };
-    write_atomically(&args.output, lines(&merged.puzzles).as_bytes())
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
-    if args.known.is_some() {
+    let written = if args.known.is_some() {
         let new = new_path(&args.output);
-        write_atomically(&new, lines(&merged.new).as_bytes())
-            .with_context(|| format!("cannot write {}", new.display()))?;
+        write_atomically_with(&args.output, |out| {
+            write_atomically_with(&new, |n| run(out, Some(n)))
+        })
+    } else {
+        write_atomically_with(&args.output, |out| run(out, None))
+    };
+    if let Some(e) = failure {
+        return Err(e.into());
     }
+    written.with_context(|| format!("cannot write {}", args.output.display()))?;
     if !quiet {
         let noun = status.goal.clues.to_string();
         for (k, count) in &merged.per_slice {
@@ -742,7 +802,7 @@ fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
         }
         let mut summary = format!(
             "s17 campaign merge: {} ({}) into {}",
-            counted(merged.puzzles.len() as u64, &noun),
+            counted(merged.puzzles, &noun),
             goal_description(&status.goal),
             args.output.display()
         );
@@ -750,7 +810,7 @@ fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
             let _ = write!(
                 summary,
                 "; {} not in {} (in {})",
-                merged.new.len(),
+                merged.new,
                 path.display(),
                 new_path(&args.output).display()
             );
@@ -759,6 +819,42 @@ fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
         eprintln!("{summary}");
     }
     Ok(true)
+}
+
+/// The slices of `--slices LIST` (`None`: all).
+fn chosen_slices(list: Option<&str>) -> anyhow::Result<Option<std::collections::BTreeSet<usize>>> {
+    let Some(list) = list else {
+        return Ok(None);
+    };
+    let mut out = std::collections::BTreeSet::new();
+    for item in list.split(',').map(str::trim) {
+        let bad = || anyhow::anyhow!("--slices: {item:?} is no slice nor run of slices (0..416)");
+        match item.split_once("..") {
+            Some((a, b)) => {
+                let (a, b): (usize, usize) =
+                    (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+                if a >= b || b > campaign::SLICES {
+                    return Err(bad());
+                }
+                out.extend(a..b);
+            }
+            None => {
+                let k: usize = item.parse().map_err(|_| bad())?;
+                if k >= campaign::SLICES {
+                    return Err(bad());
+                }
+                out.insert(k);
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The spill directory of a merge into `output`: beside it, per process.
+fn spill_dir(output: &Path) -> PathBuf {
+    let mut name = output.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".spill{}", std::process::id()));
+    output.with_file_name(name)
 }
 
 /// What a merge of an incomplete campaign (`--partial`) says of it.
@@ -781,15 +877,23 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
         anyhow::bail!("--known does not apply to a --first campaign (it writes flag files)");
     }
     let ed = Ed::new();
-    let merged = campaign::flags::merge_flags(&args.dir, status, &ed, args.partial)?;
+    campaign::status::check_mergeable(&args.dir, status, args.partial)?;
+    let slices = chosen_slices(args.slices.as_deref())?;
     let dir = &args.output;
     // Refused before anything is written: a flag file of this merge that
     // exists, without --force.
+    let mut searched: Vec<usize> = status
+        .units
+        .iter()
+        .map(|u| u.unit.k)
+        .filter(|k| slices.as_ref().is_none_or(|s| s.contains(k)))
+        .collect();
+    searched.sort_unstable();
+    searched.dedup();
     if !args.force
-        && let Some(old) = merged
-            .slices
+        && let Some(old) = searched
             .iter()
-            .map(|slice| dir.join(flags::file_name(slice.header.slice as usize)))
+            .map(|&k| dir.join(flags::file_name(k)))
             .find(|path| path.exists())
     {
         anyhow::bail!(
@@ -798,14 +902,33 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
         );
     }
     crate::output::make_dir("-o", dir, true).map_err(super::resumable::into_error)?;
-    let mut lower_bound = false;
-    for slice in &merged.slices {
+    let spill = campaign::flags::SpillDir(spill_dir(&dir.join("flags")));
+    let write = |slice: &campaign::flags::SliceFlags| -> Result<(), campaign::CampaignError> {
         let h = &slice.header;
         let path = dir.join(flags::file_name(h.slice as usize));
-        let bytes = flags::to_bytes(*h, &slice.records)
-            .with_context(|| format!("cannot make {}", path.display()))?;
-        write_atomically(&path, &bytes)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let bytes =
+            flags::to_bytes(*h, &slice.records).map_err(|e| campaign::CampaignError::Io {
+                path: path.clone(),
+                source: std::io::Error::other(e.to_string()),
+            })?;
+        write_atomically(&path, &bytes).map_err(|source| campaign::CampaignError::Io {
+            path: path.clone(),
+            source,
+        })
+    };
+    let merged = campaign::flags::merge_flags(
+        &args.dir,
+        status,
+        &ed,
+        args.partial,
+        slices.as_ref(),
+        &spill.0,
+        &write,
+    )?;
+    drop(spill);
+    let mut lower_bound = false;
+    for h in &merged.slices {
+        let path = dir.join(flags::file_name(h.slice as usize));
         lower_bound |= h.covered < h.searched;
         if !quiet {
             eprintln!(
@@ -848,8 +971,8 @@ fn say_flags_merged(
     lower_bound: bool,
 ) {
     let what = goal_description(&status.goal);
-    let flagged: u64 = merged.slices.iter().map(|s| s.header.flagged).sum();
-    let covered: u64 = merged.slices.iter().map(|s| s.header.covered).sum();
+    let flagged: u64 = merged.slices.iter().map(|s| s.flagged).sum();
+    let covered: u64 = merged.slices.iter().map(|s| s.covered).sum();
     let mut summary = format!(
         "s17 campaign merge: {what}: {} flagged, {covered} covered, in {} in {}",
         counted(flagged, "grid"),
@@ -939,5 +1062,93 @@ fn print_flags(args: FlagsArgs) -> Outcome {
         return Err(e);
     }
     out.flush()?;
+    Ok(true)
+}
+
+/// `s17 campaign report DIR`: one TSV line per flag file of DIR and a
+/// line `all`; every file checked whole, its grids against
+/// data/ed-counts.tsv. A slice is complete when every one of its ED grids
+/// is covered (all three visits searched); the total of flagged grids is
+/// the catalogue's answer only when all 416 slices are, else a lower bound.
+fn report_flags(args: ReportArgs) -> Outcome {
+    let counts = crate::ed::counts::committed();
+    let mut files: Vec<(usize, PathBuf)> = Vec::new();
+    for item in std::fs::read_dir(&args.dir).with_context(|| format!("{}", args.dir.display()))? {
+        let path = item
+            .with_context(|| format!("{}", args.dir.display()))?
+            .path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if let Some(k) = name
+            .strip_prefix("slice-")
+            .and_then(|n| n.strip_suffix(".s17f"))
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            files.push((k, path));
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        anyhow::bail!("{}: no flag file (slice-K.s17f) in it", args.dir.display());
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    writeln!(out, "slice\ted_grids\tsearched\tcovered\tflagged\tcomplete")?;
+    let (mut grids, mut searched, mut covered, mut flagged, mut complete) =
+        (0u64, 0u64, 0u64, 0u64, 0usize);
+    let mut describe = None;
+    for (k, path) in &files {
+        let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
+        let file = flags::FlagFile::open(bytes, &path.display().to_string())?;
+        let h = *file.header();
+        if h.slice as usize != *k {
+            anyhow::bail!("{}: holds slice {}, not {k}", path.display(), h.slice);
+        }
+        let ed_grids = counts[*k].grids;
+        if h.grids != ed_grids {
+            anyhow::bail!(
+                "{}: {} grids in its header, but slice {k} has {ed_grids} ED grids (data/ed-counts.tsv)",
+                path.display(),
+                h.grids
+            );
+        }
+        let what = h.describe();
+        if describe.get_or_insert_with(|| what.clone()) != &what {
+            anyhow::bail!(
+                "{}: its flag is \"{what}\", the other files' \"{}\"",
+                path.display(),
+                describe.as_deref().unwrap_or_default()
+            );
+        }
+        let done = h.covered == ed_grids;
+        writeln!(
+            out,
+            "{k}\t{ed_grids}\t{}\t{}\t{}\t{}",
+            h.searched,
+            h.covered,
+            h.flagged,
+            if done { "yes" } else { "no" }
+        )?;
+        grids += ed_grids;
+        searched += h.searched;
+        covered += h.covered;
+        flagged += h.flagged;
+        complete += done as usize;
+    }
+    let all_done = complete == crate::campaign::SLICES;
+    writeln!(
+        out,
+        "all\t{grids}\t{searched}\t{covered}\t{flagged}\t{}",
+        if all_done { "yes" } else { "no" }
+    )?;
+    out.flush()?;
+    let what = describe.unwrap_or_default();
+    if all_done {
+        eprintln!("s17 campaign report: ED grids that {what}: {flagged} of {grids}");
+    } else {
+        eprintln!(
+            "s17 campaign report: ED grids that {what}: at least {flagged} (a lower bound: {complete} of {} slices complete, {} files)",
+            crate::campaign::SLICES,
+            files.len()
+        );
+    }
     Ok(true)
 }

@@ -54,7 +54,7 @@ use crate::bits::Mask81;
 use crate::plan::CLUE_RANGE;
 use crate::tables::format::Checksum;
 
-pub use records::{FlagRecords, MapError, flag_records};
+pub use records::{FlagRecords, MapError, PLACED_LEN, Placed, flag_records, place, slice_records};
 
 /// The first 8 bytes of a flag file.
 pub const MAGIC: [u8; 8] = *b"S17FLAGS";

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::FlagRecord;
 use crate::band::Band;
 use crate::canon::isomorphism;
-use crate::ed::{Choices, Ed, Entry, HiForm, compose};
+use crate::ed::{Choices, Ed, Entry, compose};
 use crate::grid::{Grid, Puzzle};
 
 /// Why a puzzle gives no record.
@@ -40,11 +40,111 @@ pub enum MapError {
 /// Flag records by slice, sorted by (entry, grid), one per grid.
 pub type FlagRecords = BTreeMap<usize, Vec<FlagRecord>>;
 
-/// A puzzle solved and placed at its grid's hi visit.
-struct Placed {
-    puzzle: Puzzle,
-    grid: Grid,
-    hi: HiForm,
+/// A puzzle placed at its grid's hi visit: the slice K, the hi visit's
+/// band 2 and band 3, and the clue mask on the hi-visit grid (catalogue
+/// band K, band 2, band 3). What a merge spills per slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub k: usize,
+    pub band2: Band,
+    pub band3: Band,
+    pub mask: u128,
+}
+
+/// Bytes of a [`Placed`] in a spill file (its slice is the file's).
+pub const PLACED_LEN: usize = 27 + 27 + 16;
+
+impl Placed {
+    /// Its bytes in a spill file: band 2, band 3, mask (little-endian).
+    pub fn to_bytes(&self) -> [u8; PLACED_LEN] {
+        let mut b = [0u8; PLACED_LEN];
+        b[..27].copy_from_slice(&self.band2);
+        b[27..54].copy_from_slice(&self.band3);
+        b[54..].copy_from_slice(&self.mask.to_le_bytes());
+        b
+    }
+
+    /// Back from [`Placed::to_bytes`], of slice `k`.
+    pub fn from_bytes(k: usize, b: &[u8; PLACED_LEN]) -> Placed {
+        Placed {
+            k,
+            band2: band_of(&b[..27]),
+            band3: band_of(&b[27..54]),
+            mask: u128::from_le_bytes(b[54..].try_into().expect("16 bytes")),
+        }
+    }
+
+    /// The puzzle on the hi-visit grid (for messages).
+    fn puzzle(&self, ed: &Ed) -> Puzzle {
+        let mut key = [0u8; 54];
+        key[..27].copy_from_slice(&self.band2);
+        key[27..].copy_from_slice(&self.band3);
+        let grid = Grid::from_digits_unchecked(compose(ed.catalogue().band(self.k), &key));
+        Puzzle::from_grid(&grid, self.mask)
+    }
+}
+
+/// Solves `puzzle` and places it at its grid's hi visit.
+pub fn place(ed: &Ed, puzzle: &Puzzle) -> Result<Placed, MapError> {
+    let solutions = crate::solver::solve(puzzle, 2);
+    let grid = match (solutions.count, solutions.first) {
+        (1, Some(grid)) => grid,
+        (0, _) => return Err(MapError::NoSolution(*puzzle)),
+        _ => return Err(MapError::NotUnique(*puzzle)),
+    };
+    let hi = ed.hi_form(grid.digits());
+    let target = Grid::from_digits_unchecked(compose(ed.catalogue().band(hi.class), &hi.key));
+    let mask = onto(puzzle, &grid, &target).ok_or(MapError::BadMap(*puzzle))?;
+    Ok(Placed {
+        k: hi.class,
+        band2: band_of(&hi.key[..27]),
+        band3: band_of(&hi.key[27..]),
+        mask,
+    })
+}
+
+/// The records of slice `k` from its placed puzzles (one walk of the
+/// slice for their entry numbers), sorted, one per grid with the smallest
+/// mask; the placed puzzles that gave none.
+pub fn slice_records(ed: &Ed, k: usize, placed: &[Placed]) -> (Vec<FlagRecord>, Vec<MapError>) {
+    let mut errors = Vec::new();
+    let bands2: Vec<Band> = placed.iter().map(|p| p.band2).collect();
+    let numbers = ed.entry_numbers(k, &bands2);
+    // Each entry's hi visits, once.
+    let mut visits: HashMap<u64, Vec<Band>> = HashMap::new();
+    let mut best: BTreeMap<(u32, u32), u128> = BTreeMap::new();
+    for (p, number) in placed.iter().zip(numbers) {
+        let Some(number) = number else {
+            errors.push(MapError::NoEntry(p.puzzle(ed), k));
+            continue;
+        };
+        let Ok(entry32) = u32::try_from(number) else {
+            errors.push(MapError::TooLarge(p.puzzle(ed), k, number));
+            continue;
+        };
+        let hi_bands3 = visits.entry(number).or_insert_with(|| {
+            let entry = Entry {
+                number,
+                band2: p.band2,
+                class2: ed.index().class_of(&p.band2),
+            };
+            let mut bands3 = Vec::new();
+            ed.entry_visits(k, &entry, Choices::HI, |v| bands3.push(v.band3));
+            bands3
+        });
+        let Some(index) = hi_bands3.iter().position(|b| *b == p.band3) else {
+            errors.push(MapError::NoGrid(p.puzzle(ed), k, number));
+            continue;
+        };
+        best.entry((entry32, index as u32))
+            .and_modify(|m| *m = (*m).min(p.mask))
+            .or_insert(p.mask);
+    }
+    let records = best
+        .into_iter()
+        .map(|((entry, grid), mask)| FlagRecord { entry, grid, mask })
+        .collect();
+    (records, errors)
 }
 
 /// The flag records of the grids of `puzzles` (any visit; any
@@ -53,73 +153,18 @@ struct Placed {
 pub fn flag_records(ed: &Ed, puzzles: &[Puzzle]) -> (FlagRecords, Vec<MapError>) {
     let mut errors = Vec::new();
     let mut by_slice: BTreeMap<usize, Vec<Placed>> = BTreeMap::new();
-    for &puzzle in puzzles {
-        let solutions = crate::solver::solve(&puzzle, 2);
-        let grid = match (solutions.count, solutions.first) {
-            (1, Some(grid)) => grid,
-            (0, _) => {
-                errors.push(MapError::NoSolution(puzzle));
-                continue;
-            }
-            _ => {
-                errors.push(MapError::NotUnique(puzzle));
-                continue;
-            }
-        };
-        let hi = ed.hi_form(grid.digits());
-        by_slice
-            .entry(hi.class)
-            .or_default()
-            .push(Placed { puzzle, grid, hi });
+    for puzzle in puzzles {
+        match place(ed, puzzle) {
+            Ok(p) => by_slice.entry(p.k).or_default().push(p),
+            Err(e) => errors.push(e),
+        }
     }
     let mut out = FlagRecords::new();
     for (k, placed) in by_slice {
-        let bands2: Vec<Band> = placed.iter().map(|p| band_of(&p.hi.key[..27])).collect();
-        let numbers = ed.entry_numbers(k, &bands2);
-        // Each entry's hi visits, once.
-        let mut visits: HashMap<u64, Vec<Band>> = HashMap::new();
-        let mut best: BTreeMap<(u32, u32), u128> = BTreeMap::new();
-        for (p, number) in placed.iter().zip(numbers) {
-            let Some(number) = number else {
-                errors.push(MapError::NoEntry(p.puzzle, k));
-                continue;
-            };
-            let Ok(entry32) = u32::try_from(number) else {
-                errors.push(MapError::TooLarge(p.puzzle, k, number));
-                continue;
-            };
-            let band2 = band_of(&p.hi.key[..27]);
-            let hi_bands3 = visits.entry(number).or_insert_with(|| {
-                let entry = Entry {
-                    number,
-                    band2,
-                    class2: ed.index().class_of(&band2),
-                };
-                let mut bands3 = Vec::new();
-                ed.entry_visits(k, &entry, Choices::HI, |v| bands3.push(v.band3));
-                bands3
-            });
-            let band3 = band_of(&p.hi.key[27..]);
-            let Some(index) = hi_bands3.iter().position(|b| *b == band3) else {
-                errors.push(MapError::NoGrid(p.puzzle, k, number));
-                continue;
-            };
-            let target = Grid::from_digits_unchecked(compose(ed.catalogue().band(k), &p.hi.key));
-            let Some(mask) = onto(&p.puzzle, &p.grid, &target) else {
-                errors.push(MapError::BadMap(p.puzzle));
-                continue;
-            };
-            best.entry((entry32, index as u32))
-                .and_modify(|m| *m = (*m).min(mask))
-                .or_insert(mask);
-        }
-        if !best.is_empty() {
-            out.insert(
-                k,
-                best.into_iter()
-                    .map(|((entry, grid), mask)| FlagRecord { entry, grid, mask })
-                    .collect(),
-            );
+        let (records, more) = slice_records(ed, k, &placed);
+        errors.extend(more);
+        if !records.is_empty() {
+            out.insert(k, records);
         }
     }
     (out, errors)
