@@ -41,7 +41,7 @@ pub struct ManArgs {
 #[derive(Clone, Copy, Debug)]
 struct CommandNames;
 
-/// The subcommands of `s17` and of `s17 campaign` (checked against the
+/// The subcommands of `s17`, `s17 campaign` and `s17 tables` (checked against the
 /// tree by a test).
 const COMMAND_NAMES: &[&str] = &[
     "search",
@@ -62,6 +62,9 @@ const COMMAND_NAMES: &[&str] = &[
     "status",
     "merge",
     "flags",
+    "build",
+    "verify",
+    "stats",
 ];
 
 impl clap::builder::TypedValueParser for CommandNames {

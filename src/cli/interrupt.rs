@@ -140,10 +140,10 @@ fn set_mode(mode: Mode) -> anyhow::Result<()> {
         start_handler()?;
     }
     *slot = mode;
-    if REQUESTED.load(Ordering::SeqCst) {
-        if let Mode::AtOnce { command, line } = &*slot {
-            stop_at_once(command, line);
-        }
+    if REQUESTED.load(Ordering::SeqCst)
+        && let Mode::AtOnce { command, line } = &*slot
+    {
+        stop_at_once(command, line);
     }
     Ok(())
 }

@@ -133,11 +133,11 @@ pub fn main() -> ExitCode {
     let name = matches.subcommand_name().unwrap_or_default();
     init_tracing(cli.verbose, cli.quiet);
     // The long commands catch their signals before any work.
-    if let Some(long) = cli.command.long_name() {
-        if let Err(err) = interrupt::install_early(long, cli.quiet) {
-            eprintln!("s17 {name}: error: {err:#}");
-            return ExitCode::from(1);
-        }
+    if let Some(long) = cli.command.long_name()
+        && let Err(err) = interrupt::install_early(long, cli.quiet)
+    {
+        eprintln!("s17 {name}: error: {err:#}");
+        return ExitCode::from(1);
     }
     let result = match cli.command {
         Command::Search(args) => search::run(args, cli.quiet),

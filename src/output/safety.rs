@@ -306,6 +306,7 @@ mod tests {
 
         let campaign = d.join("demo");
         std::fs::create_dir_all(campaign.join("out")).unwrap();
+        std::fs::create_dir_all(campaign.join("logs")).unwrap();
         std::fs::write(campaign.join("units.tsv"), "plan\n").unwrap();
         for own in ["units.tsv", "campaign.sbatch", "out/0.txt", "out", "logs/x"] {
             let err = check_output("-o", &campaign.join(own), &[]).unwrap_err();
