@@ -254,7 +254,6 @@ pub fn run_entry_in_parts<B: AsRef<[u8]> + Sync>(
         files.record(part, &result.puzzles)?;
         Ok(())
     });
-    drop(shared);
     files.sync()?;
     cost_file.sync_data().map_err(|source| DriveError::Costs {
         path: part_cost.clone(),
