@@ -21,10 +21,10 @@ const LAYERS: &[&[&str]] = &[
     &["known", "tables"],
     &["output"],
     &["search"],
-    &["scan", "ed"],
-    &["exhaust", "flags"],
+    &["scan", "ed", "lowest"],
+    &["exhaust", "flags", "catalogue"],
     &["campaign"],
-    &["cli"],
+    &["cli", "python"],
 ];
 
 /// Today's known upward or same-layer uses: (from, to, why).
