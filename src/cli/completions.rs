@@ -41,8 +41,8 @@ pub struct ManArgs {
 #[derive(Clone, Copy, Debug)]
 struct CommandNames;
 
-/// The subcommands of `s17`, `s17 campaign` and `s17 tables` (checked against the
-/// tree by a test).
+/// The subcommands of `s17`, `s17 campaign`, `s17 catalogue` and `s17 tables`
+/// (checked against the tree by a test).
 const COMMAND_NAMES: &[&str] = &[
     "search",
     "scan",
@@ -51,10 +51,12 @@ const COMMAND_NAMES: &[&str] = &[
     "generate",
     "tune",
     "validate",
+    "lowest",
     "tables",
     "enumerate",
     "exhaust",
     "campaign",
+    "catalogue",
     "completions",
     "man",
     "plan",
@@ -62,6 +64,10 @@ const COMMAND_NAMES: &[&str] = &[
     "status",
     "merge",
     "flags",
+    "work",
+    "report",
+    "number",
+    "grid",
     "build",
     "verify",
     "stats",
