@@ -35,8 +35,11 @@
 
 pub mod costs;
 pub mod flags;
+pub mod lines;
+pub mod merge;
 pub mod plan;
 pub mod run;
+pub mod scripts;
 pub mod status;
 pub mod work;
 

@@ -5,10 +5,9 @@
 //! per-unit counts are kept (the entries of its checkpoint, a count per
 //! entry), so memory does not grow with the puzzles found. Distinct
 //! puzzles are counted exactly while they are few ([`DISTINCT_CAP`]);
-//! beyond that `status` gives the lines and `merge` the distinct ones.
-//! [`merge_into`] sorts one slice at a time (chunks of [`CHUNK`] puzzles
-//! sorted into spill files, then merged), in parallel over slices, and
-//! merges the slices' sorted files into the output.
+//! beyond that `status` gives the lines and `merge` the distinct ones
+//! ([`merge_into`], in [`super::merge`]). The per-line checks are in
+//! [`super::lines`].
 //!
 //! Every complete line of a unit's output is checked: `ENTRY<TAB>PUZZLE`
 //! with an entry of the unit and a well-formed puzzle (81 digits or dots,
@@ -30,20 +29,20 @@
 //! cover every planned entry exactly once, every planned entry is
 //! checkpointed exactly once.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::fs;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-
+use super::lines::{
+    BadLines, check_puzzle, for_each_line, open_or_none, parse_checkpoint_line, read_or_empty,
+    split_entry, work_of,
+};
+pub use super::merge::{CHUNK, Merged, check_mergeable, merge_into};
 use super::{CampaignError, Plan, Unit, io_error, out_dir, unit_costs, unit_output, units_path};
 use crate::exhaust::checkpoint_header;
 use crate::grid::{CELLS, Puzzle};
-use crate::known::KnownSet;
 use crate::output::checkpoint_path;
 use crate::search::{Goal, SearchConfig};
 
@@ -52,8 +51,6 @@ use crate::search::{Goal, SearchConfig};
 pub const DISTINCT_CAP: usize = 1 << 18;
 /// Bad lines named per unit file; the rest are counted.
 pub const NAMED_LINES: usize = 20;
-/// Puzzles a merge sorts in memory at once per slice (81 bytes each).
-pub const CHUNK: usize = 1 << 19;
 
 /// Where a unit stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,143 +220,6 @@ pub struct Status {
     pub problems: Vec<Problem>,
     /// Distinct puzzles per slice, while at most [`DISTINCT_CAP`] in all.
     distinct: Option<BTreeMap<usize, HashSet<Puzzle>>>,
-}
-
-/// The part of an exhaust checkpoint header after its fingerprint.
-fn work_of(header: &str) -> &str {
-    header.find(" band=").map_or(header, |i| &header[i + 1..])
-}
-
-/// `ENTRY<TAB>REST` with a decimal entry of at most 18 digits (the
-/// checkpoint's rule, [`crate::output::reconcile`]).
-fn split_entry(line: &[u8]) -> Option<(u64, &[u8])> {
-    let tab = line.iter().position(|&b| b == b'\t')?;
-    let (digits, rest) = (&line[..tab], &line[tab + 1..]);
-    if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some((std::str::from_utf8(digits).ok()?.parse().ok()?, rest))
-}
-
-/// A checkpoint line `ENTRY<TAB>COUNT`.
-fn parse_checkpoint_line(line: &[u8]) -> Option<(u64, u64)> {
-    let (entry, count) = split_entry(line)?;
-    if count.is_empty() || count.len() > 6 || !count.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some((entry, std::str::from_utf8(count).ok()?.parse().ok()?))
-}
-
-/// Complete lines `ENTRY<TAB>COUNT` of a checkpoint after its header.
-#[cfg(test)]
-fn checkpoint_entries(bytes: &[u8]) -> Vec<u64> {
-    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-    lines.pop(); // the part after the last newline: empty or partial
-    lines
-        .iter()
-        .skip(1)
-        .filter_map(|line| parse_checkpoint_line(line).map(|(e, _)| e))
-        .collect()
-}
-
-/// Opens `path` for reading, `None` when it does not exist.
-fn open_or_none(path: &Path) -> Result<Option<BufReader<fs::File>>, CampaignError> {
-    match fs::File::open(path) {
-        Ok(file) => Ok(Some(BufReader::with_capacity(1 << 16, file))),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_error(path)(e)),
-    }
-}
-
-/// Calls `f` with each complete line (without its newline) of `reader`
-/// and its number (from 1); a last line without a newline is skipped.
-fn for_each_line(
-    reader: &mut impl BufRead,
-    path: &Path,
-    mut f: impl FnMut(u64, &[u8]),
-) -> Result<(), CampaignError> {
-    let mut buf = Vec::with_capacity(128);
-    let mut number = 0u64;
-    loop {
-        buf.clear();
-        let n = reader.read_until(b'\n', &mut buf).map_err(io_error(path))?;
-        if n == 0 || buf.last() != Some(&b'\n') {
-            return Ok(());
-        }
-        number += 1;
-        buf.pop();
-        f(number, &buf);
-    }
-}
-
-/// An output line's puzzle, checked: 81 cells, a well-formed puzzle of
-/// `clues` clues.
-fn check_puzzle(rest: &[u8], clues: usize) -> Result<Puzzle, String> {
-    if rest.len() != CELLS {
-        return Err(format!(
-            "{} characters after the entry, not a puzzle of 81 (a cut or foreign line)",
-            rest.len()
-        ));
-    }
-    let p = Puzzle::parse_bytes(rest).map_err(|e| format!("not a puzzle: {e}"))?;
-    if p.clue_count() != clues {
-        return Err(format!(
-            "a puzzle of {} clues; the campaign searches for {clues}",
-            p.clue_count()
-        ));
-    }
-    Ok(p)
-}
-
-/// Bad lines of one file: the first [`NAMED_LINES`] named, the rest counted.
-struct BadLines<'a> {
-    unit: usize,
-    path: &'a Path,
-    named: Vec<Problem>,
-    more: u64,
-}
-
-impl<'a> BadLines<'a> {
-    fn new(unit: usize, path: &'a Path) -> Self {
-        BadLines {
-            unit,
-            path,
-            named: Vec::new(),
-            more: 0,
-        }
-    }
-
-    fn push(&mut self, line: u64, why: String) {
-        if self.named.len() < NAMED_LINES {
-            self.named.push(Problem::BadLine {
-                unit: self.unit,
-                path: self.path.to_path_buf(),
-                line,
-                why,
-            });
-        } else {
-            self.more += 1;
-        }
-    }
-
-    fn into_problems(self, problems: &mut Vec<Problem>) {
-        problems.extend(self.named);
-        if self.more > 0 {
-            problems.push(Problem::MoreBadLines {
-                unit: self.unit,
-                path: self.path.to_path_buf(),
-                count: self.more,
-            });
-        }
-    }
-}
-
-fn read_or_empty(path: &Path) -> Result<Option<Vec<u8>>, CampaignError> {
-    match fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_error(path)(e)),
-    }
 }
 
 impl Status {
@@ -811,216 +671,6 @@ pub fn name_units(units: &[usize]) -> String {
     parts.join(", ")
 }
 
-/// What a merge of a campaign's puzzles gave.
-#[derive(Clone, Debug, Default)]
-pub struct Merged {
-    /// Distinct puzzles written.
-    pub puzzles: u64,
-    /// Per slice merged: its distinct puzzles.
-    pub per_slice: BTreeMap<usize, u64>,
-    /// Puzzles not in the known list (with one).
-    pub new: u64,
-}
-
-/// Refuses a merge of `status` before anything is written: a campaign
-/// with faults always, an incomplete one unless `partial`.
-pub fn check_mergeable(dir: &Path, status: &Status, partial: bool) -> Result<(), CampaignError> {
-    if let Some(faults) = status.faults() {
-        return Err(CampaignError::Faults {
-            dir: dir.to_path_buf(),
-            faults,
-        });
-    }
-    if !partial && let Some(missing) = status.missing() {
-        return Err(CampaignError::Incomplete {
-            dir: dir.to_path_buf(),
-            missing,
-        });
-    }
-    Ok(())
-}
-
-/// A sorted file of distinct puzzles, 81 digit bytes each.
-fn write_run(path: &Path, puzzles: &[Puzzle]) -> Result<(), CampaignError> {
-    let file = fs::File::create(path).map_err(io_error(path))?;
-    let mut w = BufWriter::with_capacity(1 << 16, file);
-    for p in puzzles {
-        w.write_all(p.digits()).map_err(io_error(path))?;
-    }
-    w.flush().map_err(io_error(path))
-}
-
-/// Reads a run file back, one puzzle at a time.
-struct RunReader {
-    reader: BufReader<fs::File>,
-    path: PathBuf,
-}
-
-impl RunReader {
-    fn open(path: &Path) -> Result<RunReader, CampaignError> {
-        let file = fs::File::open(path).map_err(io_error(path))?;
-        Ok(RunReader {
-            reader: BufReader::with_capacity(1 << 16, file),
-            path: path.to_path_buf(),
-        })
-    }
-
-    fn next(&mut self) -> Result<Option<Puzzle>, CampaignError> {
-        let mut cells = [0u8; CELLS];
-        match self.reader.read_exact(&mut cells) {
-            Ok(()) => Ok(Some(Puzzle::from_digits(cells))),
-            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(None),
-            Err(e) => Err(io_error(&self.path)(e)),
-        }
-    }
-}
-
-/// Merges sorted runs, each puzzle once, calling `f` on each in order.
-fn merge_runs(
-    runs: &[PathBuf],
-    mut f: impl FnMut(&Puzzle) -> Result<(), CampaignError>,
-) -> Result<(), CampaignError> {
-    let mut readers = runs
-        .iter()
-        .map(|p| RunReader::open(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut heap = BinaryHeap::new();
-    for (i, r) in readers.iter_mut().enumerate() {
-        if let Some(p) = r.next()? {
-            heap.push(Reverse((p, i)));
-        }
-    }
-    let mut last: Option<Puzzle> = None;
-    while let Some(Reverse((p, i))) = heap.pop() {
-        if last != Some(p) {
-            f(&p)?;
-            last = Some(p);
-        }
-        if let Some(next) = readers[i].next()? {
-            heap.push(Reverse((next, i)));
-        }
-    }
-    Ok(())
-}
-
-/// The distinct puzzles of slice `k`'s units sorted into one run file
-/// under `spill`: chunks of [`CHUNK`] sorted in memory, then merged.
-fn sort_slice(
-    dir: &Path,
-    k: usize,
-    units: &[&UnitStatus],
-    spill: &Path,
-) -> Result<(PathBuf, u64), CampaignError> {
-    let mut chunk: Vec<Puzzle> = Vec::new();
-    let mut runs: Vec<PathBuf> = Vec::new();
-    let flush = |chunk: &mut Vec<Puzzle>, runs: &mut Vec<PathBuf>| {
-        chunk.sort_unstable();
-        chunk.dedup();
-        let path = spill.join(format!("slice-{k}.run{}", runs.len()));
-        write_run(&path, chunk)?;
-        runs.push(path);
-        chunk.clear();
-        Ok::<(), CampaignError>(())
-    };
-    for u in units {
-        let mut failed = None;
-        for_each_kept(dir, u, |_, _, p| {
-            chunk.push(p);
-            if chunk.len() >= CHUNK
-                && failed.is_none()
-                && let Err(e) = flush(&mut chunk, &mut runs)
-            {
-                failed = Some(e);
-            }
-        })?;
-        if let Some(e) = failed {
-            return Err(e);
-        }
-    }
-    let count;
-    let path = spill.join(format!("slice-{k}.sorted"));
-    if runs.is_empty() {
-        chunk.sort_unstable();
-        chunk.dedup();
-        write_run(&path, &chunk)?;
-        count = chunk.len() as u64;
-    } else {
-        if !chunk.is_empty() {
-            flush(&mut chunk, &mut runs)?;
-        }
-        drop(chunk);
-        let file = fs::File::create(&path).map_err(io_error(&path))?;
-        let mut w = BufWriter::with_capacity(1 << 16, file);
-        let mut n = 0u64;
-        merge_runs(&runs, |p| {
-            n += 1;
-            w.write_all(p.digits()).map_err(io_error(&path))
-        })?;
-        w.flush().map_err(io_error(&path))?;
-        count = n;
-        for r in &runs {
-            let _ = fs::remove_file(r);
-        }
-    }
-    Ok((path, count))
-}
-
-/// Merges the puzzles of `status`'s units (of the `slices` chosen, else
-/// all) into `out`, one minlex puzzle a line, sorted, each once; those not
-/// in `known` also into `new`. Sorts slice by slice in parallel (spill
-/// files under `spill`, removed at the end), so memory is bounded by
-/// [`CHUNK`] per thread. Refused as [`check_mergeable`] says.
-#[allow(clippy::too_many_arguments)]
-pub fn merge_into(
-    dir: &Path,
-    status: &Status,
-    known: Option<&KnownSet>,
-    partial: bool,
-    slices: Option<&BTreeSet<usize>>,
-    spill: &Path,
-    out: &mut dyn Write,
-    mut new: Option<&mut dyn Write>,
-) -> Result<Merged, CampaignError> {
-    check_mergeable(dir, status, partial)?;
-    let mut by_slice: BTreeMap<usize, Vec<&UnitStatus>> = BTreeMap::new();
-    for u in &status.units {
-        if slices.is_none_or(|s| s.contains(&u.unit.k)) {
-            by_slice.entry(u.unit.k).or_default().push(u);
-        }
-    }
-    fs::create_dir_all(spill).map_err(io_error(spill))?;
-    let sorted: Vec<(usize, PathBuf, u64)> = by_slice
-        .par_iter()
-        .map(|(&k, units)| sort_slice(dir, k, units, spill).map(|(p, n)| (k, p, n)))
-        .collect::<Result<_, _>>()?;
-    let mut merged = Merged {
-        per_slice: sorted.iter().map(|(k, _, n)| (*k, *n)).collect(),
-        ..Merged::default()
-    };
-    let files: Vec<PathBuf> = sorted.iter().map(|(_, p, _)| p.clone()).collect();
-    let write_error = |e: io::Error| CampaignError::Io {
-        path: PathBuf::from("the merge's output"),
-        source: e,
-    };
-    merge_runs(&files, |p| {
-        merged.puzzles += 1;
-        writeln!(out, "{p}").map_err(write_error)?;
-        if let Some(set) = known
-            && !set.contains(p)
-        {
-            merged.new += 1;
-            if let Some(w) = new.as_mut() {
-                writeln!(w, "{p}").map_err(write_error)?;
-            }
-        }
-        Ok(())
-    })?;
-    for f in &files {
-        let _ = fs::remove_file(f);
-    }
-    Ok(merged)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1031,82 +681,5 @@ mod tests {
         assert_eq!(name_units(&[]), "");
         let many: Vec<usize> = (0..100).map(|i| 2 * i).collect();
         assert!(name_units(&many).ends_with("… (100 units in all)"));
-    }
-
-    #[test]
-    fn sorted_runs_merge_into_each_puzzle_once_in_order() {
-        let dir = std::env::temp_dir().join(format!("s17-runs-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let mut rng = fastrand::Rng::with_seed(52);
-        let puzzle = |rng: &mut fastrand::Rng| {
-            let mut cells = [0u8; CELLS];
-            cells[rng.usize(..CELLS)] = rng.u8(1..4);
-            Puzzle::from_digits(cells)
-        };
-        let all: Vec<Puzzle> = (0..500).map(|_| puzzle(&mut rng)).collect();
-        let mut runs = Vec::new();
-        for (i, chunk) in all.chunks(70).enumerate() {
-            let mut chunk = chunk.to_vec();
-            chunk.sort_unstable();
-            chunk.dedup();
-            let path = dir.join(format!("run{i}"));
-            write_run(&path, &chunk).unwrap();
-            runs.push(path);
-        }
-        let mut merged = Vec::new();
-        merge_runs(&runs, |p| {
-            merged.push(*p);
-            Ok(())
-        })
-        .unwrap();
-        let expected: Vec<Puzzle> = all
-            .iter()
-            .copied()
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        assert_eq!(merged, expected);
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn output_lines_are_checked_for_shape_and_clue_count() {
-        let p17 =
-            "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
-        assert!(check_puzzle(p17.as_bytes(), 17).is_ok());
-        assert!(
-            check_puzzle(p17.as_bytes(), 18)
-                .unwrap_err()
-                .contains("17 clues")
-        );
-        assert!(
-            check_puzzle(&p17.as_bytes()[..40], 17)
-                .unwrap_err()
-                .contains("40 characters")
-        );
-        let mut twice = p17.as_bytes().to_vec();
-        twice[0] = b'1'; // a second 1 in row 1
-        assert!(
-            check_puzzle(&twice, 18)
-                .unwrap_err()
-                .starts_with("not a puzzle")
-        );
-        let mut bad = p17.as_bytes().to_vec();
-        bad[3] = 0xff;
-        assert!(check_puzzle(&bad, 17).is_err());
-        assert_eq!(split_entry(b"12\tx"), Some((12, &b"x"[..])));
-        assert_eq!(split_entry(b"1a\tx"), None);
-        assert_eq!(parse_checkpoint_line(b"7\t3"), Some((7, 3)));
-        assert_eq!(parse_checkpoint_line(b"7\t"), None);
-    }
-
-    #[test]
-    fn raw_checkpoint_lines_and_the_work_they_name() {
-        let bytes = b"# s17 exhaust checkpoint v1 input=00 band=3 entries=0..5\n0\t0\n4\t1\n4\t1\nx\t1\n2\t";
-        assert_eq!(checkpoint_entries(bytes), vec![0, 4, 4]);
-        assert_eq!(
-            work_of("# s17 exhaust checkpoint v1 input=0123 band=3 entries=0..5"),
-            "band=3 entries=0..5"
-        );
     }
 }
