@@ -1,0 +1,366 @@
+//! `campaign merge` (the 17s of all units, or a `--first` campaign's flag
+//! files) and `campaign flags` (print a flag file).
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::campaign::{self, Status, goal_description, merge_into};
+use crate::canon::minlex_grid;
+use crate::ed::{Choices, Ed};
+use crate::flags;
+use crate::grid::{Grid, Puzzle};
+use crate::output::{new_path, write_atomically, write_atomically_with};
+
+use crate::cli::Outcome;
+use crate::cli::common::{counted, read_known};
+
+use super::{FlagsArgs, MergeArgs};
+
+/// Before anything is written: `-o FILE` (or `FILE.new` with a known
+/// list) that exists is refused without `--force`, and one that is the
+/// known list is refused always (exit 2).
+fn check_merge_output(args: &MergeArgs) -> anyhow::Result<()> {
+    let mut written = vec![args.output.clone()];
+    if let Some(known) = &args.known {
+        crate::cli::resumable::refuse_output_as_input(&args.output, &[("known list", known)])?;
+        written.push(new_path(&args.output));
+    }
+    crate::cli::resumable::check_output_dir(&args.output)?;
+    if let Some(path) = written.iter().find(|p| p.exists()).filter(|_| !args.force) {
+        anyhow::bail!(
+            "{} already exists; pass --force to overwrite it",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
+    let status = Status::read(&args.dir)?;
+    if status.goal.first {
+        return merge_flags(&args, &status, quiet);
+    }
+    check_merge_output(&args)?;
+    if args.known.is_some() && status.goal.clues != crate::plan::CLUES {
+        anyhow::bail!(
+            "--known lists 17s; this campaign searches for {}",
+            goal_description(&status.goal)
+        );
+    }
+    let known = read_known(args.known.as_deref())?;
+    campaign::status::check_mergeable(&args.dir, &status, args.partial)?;
+    let slices = chosen_slices(args.slices.as_deref())?;
+    let spill = spill_dir(&args.output);
+    let mut failure: Option<campaign::CampaignError> = None;
+    let mut merged = campaign::Merged::default();
+    let mut run = |out: &mut std::fs::File, new: Option<&mut std::fs::File>| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+        let mut new = new.map(|f| std::io::BufWriter::with_capacity(1 << 16, f));
+        let result = merge_into(
+            &args.dir,
+            &status,
+            known.as_ref(),
+            args.partial,
+            slices.as_ref(),
+            &spill,
+            &mut out,
+            new.as_mut().map(|w| w as &mut dyn std::io::Write),
+        );
+        let _ = std::fs::remove_dir_all(&spill);
+        match result {
+            Ok(m) => merged = m,
+            Err(e) => {
+                failure = Some(e);
+                return Err(std::io::Error::other("merge failed"));
+            }
+        }
+        out.flush()?;
+        if let Some(w) = new.as_mut() {
+            w.flush()?;
+        }
+        Ok(())
+    };
+    let written = if args.known.is_some() {
+        let new = new_path(&args.output);
+        write_atomically_with(&args.output, |out| {
+            write_atomically_with(&new, |n| run(out, Some(n)))
+        })
+    } else {
+        write_atomically_with(&args.output, |out| run(out, None))
+    };
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    written.with_context(|| format!("cannot write {}", args.output.display()))?;
+    if !quiet {
+        let noun = status.goal.clues.to_string();
+        for (k, count) in &merged.per_slice {
+            eprintln!("s17 campaign merge: slice {k}: {}", counted(*count, &noun));
+        }
+        let mut summary = format!(
+            "s17 campaign merge: {} ({}) into {}",
+            counted(merged.puzzles, &noun),
+            goal_description(&status.goal),
+            args.output.display()
+        );
+        if let Some(path) = &args.known {
+            let _ = write!(
+                summary,
+                "; {} not in {} (in {})",
+                merged.new,
+                path.display(),
+                new_path(&args.output).display()
+            );
+        }
+        summary += &partial_note(&status);
+        eprintln!("{summary}");
+    }
+    Ok(true)
+}
+
+/// The slices of `--slices LIST` (`None`: all).
+fn chosen_slices(list: Option<&str>) -> anyhow::Result<Option<std::collections::BTreeSet<usize>>> {
+    let Some(list) = list else {
+        return Ok(None);
+    };
+    let mut out = std::collections::BTreeSet::new();
+    for item in list.split(',').map(str::trim) {
+        let bad = || anyhow::anyhow!("--slices: {item:?} is no slice nor run of slices (0..416)");
+        match item.split_once("..") {
+            Some((a, b)) => {
+                let (a, b): (usize, usize) =
+                    (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+                if a >= b || b > campaign::SLICES {
+                    return Err(bad());
+                }
+                out.extend(a..b);
+            }
+            None => {
+                let k: usize = item.parse().map_err(|_| bad())?;
+                if k >= campaign::SLICES {
+                    return Err(bad());
+                }
+                out.insert(k);
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The spill directory of a merge into `output`: beside it, per process.
+fn spill_dir(output: &Path) -> PathBuf {
+    let mut name = output.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".spill{}", std::process::id()));
+    output.with_file_name(name)
+}
+
+/// What a merge of an incomplete campaign (`--partial`) says of it.
+fn partial_note(status: &Status) -> String {
+    if status.complete() {
+        String::new()
+    } else {
+        format!(
+            "; partial: {} of {} entries checkpointed",
+            status.checkpointed(),
+            status.planned()
+        )
+    }
+}
+
+/// `merge` of a `--first` campaign: a flag file per slice searched into
+/// the directory `args.output`, and the counts per slice on stderr.
+fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
+    if args.known.is_some() {
+        anyhow::bail!("--known does not apply to a --first campaign (it writes flag files)");
+    }
+    let ed = Ed::new();
+    campaign::status::check_mergeable(&args.dir, status, args.partial)?;
+    let slices = chosen_slices(args.slices.as_deref())?;
+    let dir = &args.output;
+    // Refused before anything is written: a flag file of this merge that
+    // exists, without --force.
+    let mut searched: Vec<usize> = status
+        .units
+        .iter()
+        .map(|u| u.unit.k)
+        .filter(|k| slices.as_ref().is_none_or(|s| s.contains(k)))
+        .collect();
+    searched.sort_unstable();
+    searched.dedup();
+    if !args.force
+        && let Some(old) = searched
+            .iter()
+            .map(|&k| dir.join(flags::file_name(k)))
+            .find(|path| path.exists())
+    {
+        anyhow::bail!(
+            "{} already exists; pass --force to overwrite it",
+            old.display()
+        );
+    }
+    crate::output::make_dir("-o", dir, true).map_err(crate::cli::resumable::into_error)?;
+    let spill = campaign::flags::SpillDir(spill_dir(&dir.join("flags")));
+    let write = |slice: &campaign::flags::SliceFlags| -> Result<(), campaign::CampaignError> {
+        let h = &slice.header;
+        let path = dir.join(flags::file_name(h.slice as usize));
+        let bytes =
+            flags::to_bytes(*h, &slice.records).map_err(|e| campaign::CampaignError::Io {
+                path: path.clone(),
+                source: std::io::Error::other(e.to_string()),
+            })?;
+        write_atomically(&path, &bytes).map_err(|source| campaign::CampaignError::Io {
+            path: path.clone(),
+            source,
+        })
+    };
+    let merged = campaign::flags::merge_flags(
+        &args.dir,
+        status,
+        &ed,
+        args.partial,
+        slices.as_ref(),
+        &spill.0,
+        &write,
+    )?;
+    drop(spill);
+    let mut lower_bound = false;
+    for h in &merged.slices {
+        let path = dir.join(flags::file_name(h.slice as usize));
+        lower_bound |= h.covered < h.searched;
+        if !quiet {
+            eprintln!(
+                "s17 campaign merge: slice {}: {} covered, {} flagged, into {}{}",
+                h.slice,
+                counted(h.covered, "grid"),
+                h.flagged,
+                path.display(),
+                if h.covered < h.searched {
+                    format!(
+                        " ({} whose hi visit is here {} a visit outside the campaign: their flag is a lower bound)",
+                        counted(h.searched - h.covered, "grid"),
+                        if h.searched - h.covered == 1 {
+                            "has"
+                        } else {
+                            "have"
+                        }
+                    )
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+    for e in merged.errors.iter().take(20) {
+        eprintln!("s17 campaign merge: error: {e}");
+    }
+    if !quiet {
+        say_flags_merged(&merged, status, dir, lower_bound);
+    }
+    Ok(merged.errors.is_empty())
+}
+
+/// The summary of a flags merge (stderr): the grids flagged and covered
+/// in the files of `dir`, and what makes them partial or a lower bound.
+fn say_flags_merged(
+    merged: &campaign::flags::FlagMerge,
+    status: &Status,
+    dir: &Path,
+    lower_bound: bool,
+) {
+    let what = goal_description(&status.goal);
+    let flagged: u64 = merged.slices.iter().map(|s| s.flagged).sum();
+    let covered: u64 = merged.slices.iter().map(|s| s.covered).sum();
+    let mut summary = format!(
+        "s17 campaign merge: {what}: {} flagged, {covered} covered, in {} in {}",
+        counted(flagged, "grid"),
+        counted(merged.slices.len() as u64, "flag file"),
+        dir.display()
+    );
+    if merged.outside > 0 {
+        let _ = write!(
+            summary,
+            "; also {} flagged whose hi visit is outside the campaign (in no file)",
+            counted(merged.outside, "grid")
+        );
+    }
+    if lower_bound {
+        summary += "; some grids' visits lie outside the campaign: where a grid is not covered, no flag is only a lower bound";
+    }
+    summary += &partial_note(status);
+    eprintln!("{summary}");
+}
+
+/// `s17 campaign flags FILE`: the flagged grids as `MINLEX_GRID<TAB>PUZZLE`
+/// (the example puzzle mapped with the grid's minlex transform), or the
+/// header's counts.
+pub(super) fn print_flags(args: FlagsArgs) -> Outcome {
+    let bytes = std::fs::read(&args.file).with_context(|| format!("{}", args.file.display()))?;
+    let file = flags::FlagFile::open(bytes, &args.file.display().to_string())?;
+    let h = *file.header();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.count {
+        writeln!(
+            out,
+            "slice {}: {} grids, {} searched, {} covered, {} flagged ({}; flag: {})",
+            h.slice,
+            h.grids,
+            h.searched,
+            h.covered,
+            h.flagged,
+            args.file.display(),
+            h.describe()
+        )?;
+        out.flush()?;
+        return Ok(true);
+    }
+    let range = args.entries.unwrap_or(0..u64::MAX);
+    let records: Vec<flags::FlagRecord> = file
+        .records()
+        .filter(|r| range.contains(&(r.entry as u64)))
+        .collect();
+    let Some(last) = records.last() else {
+        return Ok(true);
+    };
+    let ed = Ed::new();
+    let k = h.slice as usize;
+    let mut next = records.iter().peekable();
+    let mut failure = None;
+    let walk = records[0].entry as u64..last.entry as u64 + 1;
+    ed.for_each_entry(k, walk, |entry| {
+        if failure.is_some() || next.peek().is_none_or(|r| r.entry as u64 != entry.number) {
+            return;
+        }
+        let mut bands3 = Vec::new();
+        ed.entry_visits(k, entry, Choices::HI, |v| bands3.push(v.band3));
+        while let Some(r) = next.next_if(|r| r.entry as u64 == entry.number) {
+            let Some(band3) = bands3.get(r.grid as usize) else {
+                failure = Some(anyhow::anyhow!(
+                    "{}: entry {} has {} grids, no grid {}",
+                    args.file.display(),
+                    r.entry,
+                    bands3.len(),
+                    r.grid
+                ));
+                return;
+            };
+            let mut cells = [0u8; 81];
+            cells[..27].copy_from_slice(ed.catalogue().band(k));
+            cells[27..54].copy_from_slice(&entry.band2);
+            cells[54..].copy_from_slice(band3);
+            let grid = Grid::from_digits_unchecked(cells);
+            let (form, t) = minlex_grid(&grid);
+            let puzzle = t.apply_puzzle(&Puzzle::from_grid(&grid, r.mask));
+            if let Err(e) = writeln!(out, "{form}\t{puzzle}") {
+                failure = Some(e.into());
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    out.flush()?;
+    Ok(true)
+}

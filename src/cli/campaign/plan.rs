@@ -1,0 +1,104 @@
+//! `campaign plan`: cut the slices into units and write the plan and the
+//! Slurm scripts.
+
+use std::io::Write as _;
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::campaign::{self, CostTable, Plan, PlanSpec, goal_description};
+use crate::output::write_atomically;
+
+use crate::cli::Outcome;
+use crate::cli::common::counted;
+
+use super::{PlanArgs, hours, usage};
+
+pub(super) fn plan(args: PlanArgs) -> Outcome {
+    let goal = args.goal.goal();
+    let costs = match &args.costs {
+        Some(path) => CostTable::read(path)?,
+        None => CostTable::for_goal(&goal)?,
+    };
+    let spec = PlanSpec::parse(&args.slices, &costs).map_err(usage)?;
+    let plan = Plan::for_goal(&spec, args.unit_hours, &costs, goal).map_err(usage)?;
+    let dir = &args.output;
+    let units = campaign::units_path(dir);
+    if units.exists() && !args.force {
+        return Err(campaign::CampaignError::PlanExists(dir.clone()).into());
+    }
+    crate::output::make_dir("-o", dir, true).map_err(crate::cli::resumable::into_error)?;
+    for sub in [campaign::out_dir(dir), dir.join("logs")] {
+        std::fs::create_dir_all(&sub).with_context(|| format!("{}", sub.display()))?;
+    }
+    // The script names the directory and binary absolutely: the tasks may
+    // start anywhere.
+    let abs = std::fs::canonicalize(dir).with_context(|| format!("{}", dir.display()))?;
+    let s17 = std::env::current_exe().context("the path of this s17 binary")?;
+    let job = args
+        .job_time
+        .unwrap_or_else(|| campaign::plan::default_job_time(args.unit_hours));
+    let workers = args
+        .workers
+        .map_or_else(|| plan.workers(job), |w| w as usize);
+    let script = campaign::sbatch_path(dir);
+    write_atomically(&script, plan.sbatch(&abs, &s17, job).as_bytes())
+        .with_context(|| format!("cannot write {}", script.display()))?;
+    set_executable(&script)?;
+    let work_script = campaign::work_sbatch_path(dir);
+    write_atomically(
+        &work_script,
+        plan.work_sbatch(&abs, &s17, workers, job).as_bytes(),
+    )
+    .with_context(|| format!("cannot write {}", work_script.display()))?;
+    set_executable(&work_script)?;
+    write_atomically(&units, plan.to_tsv().as_bytes())
+        .with_context(|| format!("cannot write {}", units.display()))?;
+    let largest = plan.largest().expect("a plan has a unit");
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "s17 campaign plan: {}: {}, {} core-hours estimated for {}; largest unit {} (slice \
+         {}, entries {}..{}): {} core-hours",
+        goal_description(&goal),
+        counted(plan.units.len() as u64, "unit"),
+        hours(plan.seconds()),
+        counted(plan.entries(), "entry"),
+        largest.number,
+        largest.k,
+        largest.entries.start,
+        largest.entries.end,
+        hours(largest.est_seconds),
+    )?;
+    writeln!(
+        out,
+        "wrote {} and {}; build the band tables once (`s17 tables build`), then submit:",
+        units.display(),
+        script.display()
+    )?;
+    for cmd in plan.submit_commands(&campaign::sbatch_path(&abs)) {
+        writeln!(out, "  {cmd}")?;
+    }
+    writeln!(
+        out,
+        "or start {} pulling units (jobs of {}, each requeued by itself while units are \
+         left; about {} hours of wall time by the estimate):\n  sbatch {}",
+        counted(workers as u64, "worker"),
+        campaign::plan::slurm_time(job),
+        hours(plan.seconds() / workers as f64),
+        campaign::work_sbatch_path(&abs).display()
+    )?;
+    Ok(true)
+}
+
+#[cfg(unix)]
+fn set_executable(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .with_context(|| format!("{}", path.display()))
+}
+
+#[cfg(not(unix))]
+fn set_executable(_: &Path) -> anyhow::Result<()> {
+    Ok(())
+}

@@ -1,0 +1,245 @@
+//! `campaign run` (search one unit) and `campaign work` (a worker that
+//! claims and runs units until none is left or its time is up).
+
+use std::fmt::Write as _;
+
+use anyhow::Context;
+
+use crate::campaign::{self, UnitRun, goal_description};
+use crate::ed::Ed;
+use crate::exhaust::Exhauster;
+use crate::search::SearchConfig;
+
+use crate::cli::common::{counted, counted_as, init_threads, load_tables, progress_bar};
+use crate::cli::resumable::say_resuming;
+use crate::cli::{Outcome, interrupt};
+
+use super::{RunArgs, WorkArgs, read_plan, usage};
+
+/// How `campaign run` stops and goes on: at once on Ctrl-C (its unit is
+/// checkpointed entry by entry), and a rerun of the unit continues.
+const STOP: interrupt::Stop = interrupt::Stop {
+    command: "campaign",
+    first: "the unit stops at once; what is checkpointed is kept",
+    resume: "the same `s17 campaign run DIR UNIT` continues",
+    unit: "entries",
+    one: "entry",
+    what: "results",
+};
+
+pub(super) fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
+    init_threads(args.threads)?;
+    let plan = read_plan(&args.dir)?;
+    let config = SearchConfig::default();
+    let run = UnitRun::open(&args.dir, &plan, args.unit, &config).map_err(usage)?;
+    let unit = run.unit().clone();
+    let name = format!(
+        "unit {} (slice {}, entries {}..{})",
+        unit.number, unit.k, unit.entries.start, unit.entries.end
+    );
+    let span = tracing::info_span!("campaign", unit = unit.number, k = unit.k);
+    let _enter = span.enter();
+    let (_, tables) = load_tables(&args.tables, quiet)?;
+    let ed = Ed::new();
+    let todo = run.todo(&ed);
+    if !quiet && run.done_before() > 0 {
+        say_resuming(STOP, &name, run.repair(), todo.len(), "puzzle");
+    }
+    let exhauster = Exhauster::new(&ed, &tables, config).with_goal(plan.goal);
+    let what = goal_description(&plan.goal);
+    let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 puzzles");
+    // Ctrl-C stops at once: the unit is checkpointed entry by entry.
+    let (watched, before, planned) = (bar.clone(), unit.len() - todo.len() as u64, unit.len());
+    let again = format!("s17 campaign run {} {}", args.dir.display(), unit.number);
+    interrupt::install_at_once("campaign", move || {
+        format!(
+            "{} of {planned} entries checkpointed; `{again}` continues",
+            before + watched.position()
+        )
+    })?;
+    let counts = std::sync::Mutex::new((0u64, 0u64));
+    let totals = run
+        .search(
+            &exhauster,
+            &todo,
+            &crate::exhaust::driver::never,
+            &|r, _| {
+                let mut c = counts.lock().expect("no panic while counting");
+                c.0 += r.grids;
+                c.1 += r.puzzles.len() as u64;
+                bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
+                bar.inc(1);
+            },
+        )
+        .with_context(|| {
+            format!(
+                "{name} stopped; run it again to continue (`s17 campaign run {} {}`)",
+                args.dir.display(),
+                unit.number
+            )
+        })?;
+    bar.finish_and_clear();
+    if !quiet {
+        eprintln!(
+            "s17 campaign: {name}: {} searched, {} ({}), {} ({what}), {:.1} s CPU (estimate \
+             for the unit {:.1} s); {} of {} entries done",
+            counted(totals.entries, "entry"),
+            counted(totals.grids, "ED grid"),
+            counted_as(totals.bands3, "band 3", "bands 3"),
+            counted(totals.puzzles, "puzzle"),
+            totals.cpu.as_secs_f64(),
+            unit.est_seconds,
+            unit.len() - todo.len() as u64 + totals.entries,
+            unit.len(),
+        );
+    }
+    Ok(true)
+}
+
+/// The exit code of `campaign work` stopped for time with units left
+/// (EX_TEMPFAIL): the worker script requeues itself.
+const EXIT_TIME_UP: u8 = 75;
+
+/// `campaign work DIR`: claims units one after another
+/// (`crate::campaign::work`) and runs each as `campaign run` does.
+pub(super) fn work(args: WorkArgs, quiet: bool) -> Outcome {
+    use campaign::work::{Claimed, Claims, REFRESH};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Instant;
+
+    init_threads(args.threads)?;
+    let plan = read_plan(&args.dir)?;
+    let config = SearchConfig::default();
+    let deadline = args
+        .stop_after
+        .map(|d| Instant::now() + d.saturating_sub(args.margin));
+    let time_up = || deadline.is_some_and(|d| Instant::now() >= d);
+    let claims = Claims::new(&args.dir, args.stale_after)?;
+    let me = claims.me().describe();
+    let (_, tables) = load_tables(&args.tables, quiet)?;
+    let ed = Ed::new();
+    let exhauster = Exhauster::new(&ed, &tables, config).with_goal(plan.goal);
+    // A signal ends the worker at once: its unit is checkpointed entry by
+    // entry, and its claim is stale once the process is gone.
+    let dir = args.dir.display().to_string();
+    interrupt::install_at_once("campaign", move || {
+        format!("worker stopped; its unit is checkpointed, and `s17 campaign work {dir}` goes on")
+    })?;
+    let units = plan.units.len();
+    let (mut cursor, mut finished, mut ran) = (0usize, 0u64, 0u64);
+    let mut held = Vec::new();
+    let say = |line: String| {
+        if !quiet {
+            eprintln!("s17 campaign work: {line}");
+        }
+    };
+    'scan: loop {
+        held.clear();
+        for step in 0..units {
+            if time_up() {
+                break 'scan;
+            }
+            let number = (cursor + step) % units;
+            let claim = match claims.try_claim(number)? {
+                Claimed::Won(claim) => claim,
+                Claimed::Done => continue,
+                Claimed::Held(holder) => {
+                    held.push((number, holder));
+                    continue;
+                }
+            };
+            cursor = number;
+            let run = match UnitRun::open(&args.dir, &plan, number, &config) {
+                Ok(run) => run,
+                Err(campaign::CampaignError::Output(crate::output::OutputError::Locked(e))) => {
+                    // Another run writes it (claimed another way): theirs.
+                    say(format!("unit {number}: {e}; leaving it"));
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let unit = run.unit().clone();
+            let todo = run.todo(&ed);
+            say(format!(
+                "{me}: unit {number} (slice {}, entries {}..{}): {} to search{}",
+                unit.k,
+                unit.entries.start,
+                unit.entries.end,
+                counted(todo.len() as u64, "entry"),
+                if run.done_before() > 0 {
+                    format!(", {} done before", run.done_before())
+                } else {
+                    String::new()
+                }
+            ));
+            let lost = AtomicBool::new(false);
+            let beating = AtomicBool::new(true);
+            let totals = std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    let mut last = Instant::now();
+                    while beating.load(Ordering::Relaxed) {
+                        std::thread::sleep(std::time::Duration::from_millis(200));
+                        if last.elapsed() >= REFRESH {
+                            last = Instant::now();
+                            if !claim.refresh() {
+                                lost.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                });
+                let stop = || time_up() || lost.load(Ordering::Relaxed);
+                let totals = run.search(&exhauster, &todo, &stop, &|_, _| {});
+                beating.store(false, Ordering::Relaxed);
+                totals
+            })
+            .with_context(|| {
+                format!(
+                    "unit {number} stopped; a worker (or `s17 campaign run {} {number}`) continues it",
+                    args.dir.display()
+                )
+            })?;
+            ran += 1;
+            let whole = totals.entries == todo.len() as u64;
+            say(format!(
+                "unit {number}: {} searched, {} ({:.1} s CPU){}",
+                counted(totals.entries, "entry"),
+                counted(totals.puzzles, "puzzle"),
+                totals.cpu.as_secs_f64(),
+                if whole { ", done" } else { ", given back" }
+            ));
+            if whole {
+                claim.finish()?;
+                finished += 1;
+            } else if lost.load(Ordering::Relaxed) {
+                say(format!(
+                    "unit {number}: its claim was taken as stale by another worker"
+                ));
+            }
+            continue 'scan;
+        }
+        break;
+    }
+    let left = if time_up() {
+        "time is up"
+    } else {
+        "no unit left to claim"
+    };
+    let mut line = format!("{me}: {left}; {ran} units run here, {finished} finished");
+    if !held.is_empty() && !time_up() {
+        let list: Vec<String> = held
+            .iter()
+            .take(10)
+            .map(|(u, h)| format!("{u} ({})", h.describe()))
+            .collect();
+        let _ = write!(line, "; held by other workers: {}", list.join(", "));
+        if held.len() > 10 {
+            let _ = write!(line, " and {} more", held.len() - 10);
+        }
+    }
+    say(line);
+    if time_up() {
+        // Everything is synced and the claims given back.
+        std::process::exit(i32::from(EXIT_TIME_UP));
+    }
+    Ok(true)
+}
