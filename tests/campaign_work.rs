@@ -205,7 +205,9 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
     };
     assert_eq!(part_files(&reference), 0, "part files removed when done");
     // The same 17s as exhaust on the whole entries.
-    let whole = temp("parts-exhaust").with_extension("txt");
+    let whole_dir = temp("parts-exhaust");
+    std::fs::create_dir_all(&whole_dir).unwrap();
+    let whole = whole_dir.join("exhaust.txt");
     let out = s17(&["exhaust", "--band", "331", "--entries", "1683769..1683770"])
         .arg("-o")
         .arg(&whole)
