@@ -1,15 +1,115 @@
 //! The per-line checks of a campaign's files: splitting `ENTRY<TAB>REST`
 //! lines, checking an output line's puzzle and a checkpoint line, and
-//! collecting the bad lines of a file as [`Problem`]s. Streaming helpers
+//! collecting the bad lines of a file as [`Problem`]s (the problems
+//! `status` reports are defined here, below every reader of them). Streaming helpers
 //! read a file line by line; a last line without its newline is skipped.
 
+use std::fmt;
 use std::fs;
 use std::io::{self, BufRead, BufReader};
-use std::path::Path;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
 
-use super::status::{NAMED_LINES, Problem};
 use super::{CampaignError, io_error};
 use crate::grid::{CELLS, Puzzle};
+
+/// Bad lines named per unit file; the rest are counted.
+pub const NAMED_LINES: usize = 20;
+
+/// Something in a campaign's files that must not be there.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// An entry with two or more checkpoint lines in its unit.
+    Twice { unit: usize, entry: u64 },
+    /// A checkpointed entry outside its unit's range.
+    Outside {
+        unit: usize,
+        entry: u64,
+        entries: Range<u64>,
+    },
+    /// A unit's checkpoint names another slice or range.
+    OtherWork {
+        unit: usize,
+        found: String,
+        expected: String,
+    },
+    /// A checkpoint file of no unit of the plan.
+    Stray { path: PathBuf },
+    /// A unit's checkpoint was written searching for another goal.
+    OtherGoal {
+        unit: usize,
+        found: String,
+        expected: String,
+    },
+    /// A bad line in a unit's output or checkpoint (line from 1).
+    BadLine {
+        unit: usize,
+        path: PathBuf,
+        line: u64,
+        why: String,
+    },
+    /// More bad lines in a file than are named.
+    MoreBadLines {
+        unit: usize,
+        path: PathBuf,
+        count: u64,
+    },
+}
+
+impl Problem {
+    /// A damaged or foreign line: a merge refuses the campaign even with
+    /// `--partial`.
+    pub fn is_fault(&self) -> bool {
+        matches!(self, Problem::BadLine { .. } | Problem::MoreBadLines { .. })
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Twice { unit, entry } => {
+                write!(f, "unit {unit}: entry {entry} is checkpointed twice")
+            }
+            Problem::Outside {
+                unit,
+                entry,
+                entries,
+            } => write!(
+                f,
+                "unit {unit}: entry {entry} is checkpointed outside the unit's entries {}..{}",
+                entries.start, entries.end
+            ),
+            Problem::OtherWork {
+                unit,
+                found,
+                expected,
+            } => write!(
+                f,
+                "unit {unit}: its checkpoint is for other work ({found:?}; the unit is {expected:?})"
+            ),
+            Problem::OtherGoal {
+                unit,
+                found,
+                expected,
+            } => write!(
+                f,
+                "unit {unit}: its checkpoint was written searching for {found}, but this campaign searches for {expected}"
+            ),
+            Problem::Stray { path } => {
+                write!(f, "{}: a checkpoint of no unit of the plan", path.display())
+            }
+            Problem::BadLine {
+                unit,
+                path,
+                line,
+                why,
+            } => write!(f, "unit {unit}: {} line {line}: {why}", path.display()),
+            Problem::MoreBadLines { unit, path, count } => {
+                write!(f, "unit {unit}: {}: {count} more bad lines", path.display())
+            }
+        }
+    }
+}
 
 /// The part of an exhaust checkpoint header after its fingerprint.
 pub(super) fn work_of(header: &str) -> &str {

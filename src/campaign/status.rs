@@ -30,10 +30,9 @@
 //! checkpointed exactly once.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::fmt;
 use std::fs;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::lines::{
     BadLines, check_puzzle, for_each_line, open_or_none, parse_checkpoint_line, read_or_empty,
@@ -49,8 +48,7 @@ use crate::search::{Goal, SearchConfig};
 /// Distinct puzzles `status` counts exactly (held in memory); beyond, it
 /// counts lines.
 pub const DISTINCT_CAP: usize = 1 << 18;
-/// Bad lines named per unit file; the rest are counted.
-pub const NAMED_LINES: usize = 20;
+pub use super::lines::{NAMED_LINES, Problem};
 
 /// Where a unit stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,101 +59,6 @@ pub enum UnitState {
     Partial,
     /// Every entry checkpointed.
     Done,
-}
-
-/// Something in a campaign's files that must not be there.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Problem {
-    /// An entry with two or more checkpoint lines in its unit.
-    Twice { unit: usize, entry: u64 },
-    /// A checkpointed entry outside its unit's range.
-    Outside {
-        unit: usize,
-        entry: u64,
-        entries: Range<u64>,
-    },
-    /// A unit's checkpoint names another slice or range.
-    OtherWork {
-        unit: usize,
-        found: String,
-        expected: String,
-    },
-    /// A checkpoint file of no unit of the plan.
-    Stray { path: PathBuf },
-    /// A unit's checkpoint was written searching for another goal.
-    OtherGoal {
-        unit: usize,
-        found: String,
-        expected: String,
-    },
-    /// A bad line in a unit's output or checkpoint (line from 1).
-    BadLine {
-        unit: usize,
-        path: PathBuf,
-        line: u64,
-        why: String,
-    },
-    /// More bad lines in a file than are named.
-    MoreBadLines {
-        unit: usize,
-        path: PathBuf,
-        count: u64,
-    },
-}
-
-impl Problem {
-    /// A damaged or foreign line: a merge refuses the campaign even with
-    /// `--partial`.
-    pub fn is_fault(&self) -> bool {
-        matches!(self, Problem::BadLine { .. } | Problem::MoreBadLines { .. })
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Problem::Twice { unit, entry } => {
-                write!(f, "unit {unit}: entry {entry} is checkpointed twice")
-            }
-            Problem::Outside {
-                unit,
-                entry,
-                entries,
-            } => write!(
-                f,
-                "unit {unit}: entry {entry} is checkpointed outside the unit's entries {}..{}",
-                entries.start, entries.end
-            ),
-            Problem::OtherWork {
-                unit,
-                found,
-                expected,
-            } => write!(
-                f,
-                "unit {unit}: its checkpoint is for other work ({found:?}; the unit is {expected:?})"
-            ),
-            Problem::OtherGoal {
-                unit,
-                found,
-                expected,
-            } => write!(
-                f,
-                "unit {unit}: its checkpoint was written searching for {found}, but this campaign searches for {expected}"
-            ),
-            Problem::Stray { path } => {
-                write!(f, "{}: a checkpoint of no unit of the plan", path.display())
-            }
-            Problem::BadLine {
-                unit,
-                path,
-                line,
-                why,
-            } => write!(f, "unit {unit}: {} line {line}: {why}", path.display()),
-            Problem::MoreBadLines { unit, path, count } => {
-                write!(f, "unit {unit}: {}: {count} more bad lines", path.display())
-            }
-        }
-    }
 }
 
 /// One unit, read back.
