@@ -12,7 +12,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::grid::{BYTE_ORDER_MARK, Puzzle};
+use crate::grid::{BYTE_ORDER_MARK, Grid, Puzzle};
 
 /// A named line source: a file, or standard input.
 pub struct LineSource {
@@ -176,6 +176,52 @@ pub fn is_skippable_bytes(line: &[u8]) -> bool {
         Some(b) if b.is_ascii() => false,
         Some(_) => is_skippable(&String::from_utf8_lossy(line)),
     }
+}
+
+/// The grids given as arguments, then those of `input` (a file, or `-` for
+/// stdin), numbered from 1 in that order; each bad one reported under
+/// `command` (an argument by its position, a line by file and number).
+/// Returns the grids and whether every one was good. An input with no grid
+/// line, and no grid argument, is an error naming it.
+pub fn read_grids<S: AsRef<str>>(
+    command: &'static str,
+    given: &[S],
+    input: Option<&Path>,
+) -> anyhow::Result<(Vec<(usize, Grid)>, bool)> {
+    let mut grids = Vec::new();
+    let mut good = true;
+    for (i, text) in given.iter().enumerate() {
+        match Grid::parse(text.as_ref()) {
+            Ok(g) => grids.push((i + 1, g)),
+            Err(e) => {
+                eprintln!("s17 {command}: argument {}: {e}", i + 1);
+                good = false;
+            }
+        }
+    }
+    if let Some(path) = input {
+        let source = LineSource::open(Some(path))?;
+        let name = source.name.clone();
+        let mut index = given.len();
+        let mut bad = BadLines::new(command);
+        for item in source.numbered_lines() {
+            let (number, line) = item?;
+            if is_skippable(&line) {
+                continue;
+            }
+            index += 1;
+            match Grid::parse(&line) {
+                Ok(g) => grids.push((index, g)),
+                Err(e) => bad.report(format_args!("{name}: line {number}: {e}")),
+            }
+        }
+        bad.finish();
+        if index == given.len() && given.is_empty() {
+            return Err(no_items("grid", &name));
+        }
+        good &= bad.count() == 0;
+    }
+    Ok((grids, good))
 }
 
 #[cfg(test)]

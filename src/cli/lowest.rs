@@ -27,7 +27,7 @@ use crate::scan::{GridFile, Part, scan};
 use crate::search::{GridResult, Rank};
 
 use super::common::{SearchArgs, counted, load_tables, open_mode, progress_bar, table_path};
-use super::input::{BadLines, LineSource, is_skippable, no_items};
+use super::input::{BadLines, no_items};
 use super::resumable::Resumable;
 use super::{Outcome, interrupt};
 
@@ -205,17 +205,6 @@ impl Tally {
 /// is given and stdin is no terminal), numbered from 1 in that order as
 /// `search` numbers them; and whether every one was good.
 fn read_grids(args: &Args) -> anyhow::Result<(Vec<(usize, Grid)>, bool)> {
-    let mut grids = Vec::new();
-    let mut good = true;
-    for (i, text) in args.grids.iter().enumerate() {
-        match Grid::parse(text) {
-            Ok(g) => grids.push((i + 1, g)),
-            Err(e) => {
-                eprintln!("s17 lowest: argument {}: {e}", i + 1);
-                good = false;
-            }
-        }
-    }
     let input = match &args.input {
         Some(path) => Some(path.clone()),
         None if args.grids.is_empty() && !std::io::stdin().is_terminal() => {
@@ -223,29 +212,7 @@ fn read_grids(args: &Args) -> anyhow::Result<(Vec<(usize, Grid)>, bool)> {
         }
         None => None,
     };
-    if let Some(path) = &input {
-        let source = LineSource::open(Some(path))?;
-        let name = source.name.clone();
-        let mut index = args.grids.len();
-        let mut bad = BadLines::new("lowest");
-        for item in source.numbered_lines() {
-            let (number, line) = item?;
-            if is_skippable(&line) {
-                continue;
-            }
-            index += 1;
-            match Grid::parse(&line) {
-                Ok(g) => grids.push((index, g)),
-                Err(e) => bad.report(format_args!("{name}: line {number}: {e}")),
-            }
-        }
-        bad.finish();
-        if index == args.grids.len() && args.grids.is_empty() {
-            return Err(no_items("grid", &name));
-        }
-        good &= bad.count() == 0;
-    }
-    Ok((grids, good))
+    super::input::read_grids("lowest", &args.grids, input.as_deref())
 }
 
 /// `--output FILE`: the grid file through `scan`'s resumable driver.

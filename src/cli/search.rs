@@ -14,7 +14,6 @@ use crate::grid::Grid;
 use crate::search::{GridResult, Searcher, Stats};
 
 use super::common::{GoalArgs, SearchArgs, counted, load_tables};
-use super::input::{BadLines, LineSource, is_skippable, no_items};
 use super::{Outcome, interrupt};
 
 /// Results waiting to be printed in input order: the next position to print,
@@ -121,8 +120,6 @@ struct Given {
 /// every one was good; the input read. An input with no grid (and no
 /// grid argument) is an error naming it.
 fn read_grids(args: &Args) -> anyhow::Result<Given> {
-    let mut grids: Vec<(usize, Grid)> = Vec::new();
-    let mut good = true;
     // `-` among the grids: standard input, as `--input -`.
     let stdin = args.grids.iter().any(|g| g == "-");
     if stdin && args.input.is_some() {
@@ -132,15 +129,6 @@ fn read_grids(args: &Args) -> anyhow::Result<Given> {
         .into());
     }
     let given: Vec<&String> = args.grids.iter().filter(|g| *g != "-").collect();
-    for (i, text) in given.iter().enumerate() {
-        match Grid::parse(text) {
-            Ok(g) => grids.push((i + 1, g)),
-            Err(e) => {
-                eprintln!("s17 search: argument {}: {e}", i + 1);
-                good = false;
-            }
-        }
-    }
     // With no grid at all, read stdin unless it is a terminal (where the
     // user would wait for nothing): `cat grids.txt | s17 search`.
     let input = match &args.input {
@@ -149,28 +137,7 @@ fn read_grids(args: &Args) -> anyhow::Result<Given> {
         None if given.is_empty() && !std::io::stdin().is_terminal() => Some(PathBuf::from("-")),
         None => None,
     };
-    if let Some(path) = &input {
-        let source = LineSource::open(Some(path))?;
-        let name = source.name.clone();
-        let mut index = given.len();
-        let mut bad = BadLines::new("search");
-        for item in source.numbered_lines() {
-            let (number, line) = item?;
-            if is_skippable(&line) {
-                continue;
-            }
-            index += 1;
-            match Grid::parse(&line) {
-                Ok(g) => grids.push((index, g)),
-                Err(e) => bad.report(format_args!("{name}: line {number}: {e}")),
-            }
-        }
-        bad.finish();
-        if index == given.len() && bad.count() == 0 && given.is_empty() {
-            return Err(no_items("grid", &name));
-        }
-        good &= bad.count() == 0;
-    }
+    let (grids, good) = super::input::read_grids("search", &given, input.as_deref())?;
     Ok(Given { grids, good, input })
 }
 
