@@ -8,6 +8,7 @@
 //! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a
 //! portable kernel that disagrees with its SIMD forms, on the golden corpus.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::process::Command;

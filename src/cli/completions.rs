@@ -133,9 +133,7 @@ pub fn run_man(args: ManArgs) -> Outcome {
             )
         })?;
     }
-    let mut page = Vec::new();
-    man(cmd).render(&mut page)?;
-    print(&page)?;
+    print(&page(cmd)?)?;
     Ok(true)
 }
 
@@ -145,10 +143,372 @@ fn man(cmd: &clap::Command) -> clap_mangen::Man {
     clap_mangen::Man::new(cmd.clone()).source(format!("s17 {}", env!("CARGO_PKG_VERSION")))
 }
 
+/// The whole page of `cmd`: clap_mangen's, with a synopsis that names each
+/// option's value (`[--band <K>]`, where clap_mangen writes `[--band]`)
+/// and the sections EXAMPLES (the README's tasks), EXIT STATUS,
+/// ENVIRONMENT and FILES before VERSION.
+fn page(cmd: &clap::Command) -> std::io::Result<Vec<u8>> {
+    let mut text = Vec::new();
+    man(cmd).render(&mut text)?;
+    let text = String::from_utf8(text).expect("clap_mangen writes UTF-8");
+    let start = text.find("\n.SH SYNOPSIS\n").expect("a SYNOPSIS section") + 1;
+    let end = start
+        + 1
+        + text[start + 1..]
+            .find("\n.SH ")
+            .expect("a section after SYNOPSIS")
+        + 1;
+    let tail = &text[end..];
+    let version = tail.find(".SH VERSION\n").unwrap_or(tail.len());
+    let mut page = String::with_capacity(text.len() + 4096);
+    page.push_str(&text[..start]);
+    page.push_str(&without_preamble(&synopsis(cmd)));
+    page.push_str(&tail[..version]);
+    page.push_str(&without_preamble(&sections(cmd)));
+    page.push_str(&tail[version..]);
+    Ok(page.into_bytes())
+}
+
+/// A rendering of `roff` without the preamble every rendering starts
+/// with (the page has it once, at its top).
+fn without_preamble(roff: &roff::Roff) -> String {
+    let text = roff.render();
+    let body = text.find(".SH ").unwrap_or(0);
+    text[body..].to_string()
+}
+
+/// The SYNOPSIS section: `s17 scan [--part <K/N>] ... -o <FILE> [GRID_FILE]`,
+/// options in the order of `--help`, a required group as `<A|B>`.
+fn synopsis(cmd: &clap::Command) -> roff::Roff {
+    use roff::{bold, italic, roman};
+    let mut line = vec![
+        bold(cmd.get_bin_name().unwrap_or(cmd.get_name())),
+        roman(" "),
+    ];
+    let groups: Vec<Vec<&clap::Arg>> = cmd
+        .get_groups()
+        .filter(|g| g.is_required_set())
+        .map(|g| {
+            g.get_args()
+                .filter_map(|id| cmd.get_arguments().find(|a| a.get_id() == id))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let in_group = |arg: &clap::Arg| groups.iter().flatten().any(|g| g.get_id() == arg.get_id());
+    let mut options: Vec<&clap::Arg> = cmd
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !a.is_positional() && !in_group(a))
+        .collect();
+    options.sort_by_key(|a| a.get_display_order());
+    for arg in options {
+        let (open, close) = if arg.is_required_set() {
+            ("", "")
+        } else {
+            ("[", "]")
+        };
+        line.push(roman(open));
+        line.extend(synopsis_arg(arg));
+        line.push(roman(close));
+        line.push(roman(" "));
+    }
+    for group in &groups {
+        line.push(roman("<"));
+        for (i, arg) in group.iter().enumerate() {
+            if i > 0 {
+                line.push(roman("|"));
+            }
+            line.extend(synopsis_arg(arg));
+        }
+        line.push(roman("> "));
+    }
+    for arg in cmd.get_positionals().filter(|a| !a.is_hide_set()) {
+        let many = matches!(arg.get_num_args(), Some(n) if n.max_values() > 1);
+        let (open, close) = if arg.is_required_set() {
+            ("", "")
+        } else {
+            ("[", "]")
+        };
+        line.push(roman(open));
+        line.push(italic(value_name(arg)));
+        line.push(roman(if many { "..." } else { "" }));
+        line.push(roman(close));
+        line.push(roman(" "));
+    }
+    if cmd.has_subcommands() {
+        line.push(roman("<"));
+        line.push(italic("subcommand"));
+        line.push(roman(">"));
+    }
+    let mut roff = roff::Roff::new();
+    roff.control("SH", ["SYNOPSIS"]);
+    roff.text(line);
+    roff
+}
+
+/// An option in the synopsis: `-o|--output <FILE>`, `--first`, `-v...`.
+fn synopsis_arg(arg: &clap::Arg) -> Vec<roff::Inline> {
+    use roff::{bold, italic, roman};
+    let mut inline = Vec::new();
+    if let Some(short) = arg.get_short() {
+        inline.push(bold(format!("-{short}")));
+    }
+    if let Some(long) = arg.get_long() {
+        if !inline.is_empty() {
+            inline.push(roman("|"));
+        }
+        inline.push(bold(format!("--{long}")));
+    }
+    if arg.get_action().takes_values() {
+        inline.push(roman(" <"));
+        inline.push(italic(value_name(arg)));
+        inline.push(roman(">"));
+    } else if matches!(arg.get_action(), clap::ArgAction::Count) {
+        inline.push(roman("..."));
+    }
+    inline
+}
+
+/// An argument's value name (`FILE`), or its id in capitals.
+fn value_name(arg: &clap::Arg) -> String {
+    match arg.get_value_names() {
+        Some(names) => names
+            .iter()
+            .map(|n| n.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => arg.get_id().as_str().to_uppercase(),
+    }
+}
+
+/// The tasks of the README's "Common tasks" as examples, by command
+/// (`campaign plan`); each line is in the README verbatim (a test checks).
+const EXAMPLES: &[(&str, &str, &str)] = &[
+    (
+        "search",
+        "The 17s of a grid (this one holds 29 known 17s), one per line:",
+        "s17 search 123456789456789123798231564234675918815943276967812435379164852582397641641528397",
+    ),
+    (
+        "search",
+        "Is there an 18? One minimal 18-clue puzzle of the grid, or nothing:",
+        "s17 search --clues 18 --first 836491752724835961591672438982314576653789124417256893245167389178923645369548217",
+    ),
+    (
+        "scan",
+        "Scan a file of grids, the 17s not in the known list kept apart (found.txt.new), resumable after any stop:",
+        "s17 scan data/sample-grids.txt --output found.txt --known data/known17.txt --resume",
+    ),
+    (
+        "scan",
+        "Which grids of a grid file have an 18 (a grid not in the output has none):",
+        "s17 scan slice0.txt -o has18.txt --clues 18 --first",
+    ),
+    (
+        "enumerate",
+        "The first two ED grids of slice 0, as a grid file:",
+        "s17 enumerate --band 0 | head -2 > slice0.txt",
+    ),
+    (
+        "validate",
+        "A sample of the known list's grids, each searched in a random orientation:",
+        "s17 validate data/known17.txt --sample 3 --seed 1",
+    ),
+    (
+        "validate",
+        "The whole list (about 15 CPU hours), resumable:",
+        "s17 validate data/known17.txt --checkpoint validate.ckpt",
+    ),
+    (
+        "campaign plan",
+        "Plan one entry that holds a 17:",
+        "s17 campaign plan --slices 331:1683769..1683770 --unit-hours 12 -o demo",
+    ),
+    (
+        "campaign plan",
+        "Plan the whole catalogue:",
+        "s17 campaign plan --slices all --unit-hours 12 -o cat",
+    ),
+    (
+        "campaign plan",
+        "Plan the 18 flag of the whole catalogue:",
+        "s17 campaign plan --slices all --clues 18 --first --unit-hours 12 -o is18-all",
+    ),
+    (
+        "campaign run",
+        "Run unit 0 of a plan:",
+        "s17 campaign run demo 0 --threads 1",
+    ),
+    (
+        "campaign status",
+        "How far a campaign is (exit 0 once complete):",
+        "s17 campaign status demo",
+    ),
+    (
+        "campaign merge",
+        "Merge a finished campaign's 17s:",
+        "s17 campaign merge demo -o 17s.txt --known data/known17.txt",
+    ),
+    (
+        "campaign merge",
+        "Merge an 18 flag campaign into a flag file per slice:",
+        "s17 campaign merge is18 -o is18-flags",
+    ),
+    (
+        "campaign flags",
+        "The flagged grids of a slice (minlex grid, an 18):",
+        "s17 campaign flags is18-flags/slice-324.s17f",
+    ),
+    (
+        "catalogue number",
+        "The catalogue number of a grid (any image of it):",
+        "echo 123456789456789123789123456214365897365897214897214365531642978642978531978531642 | s17 catalogue number",
+    ),
+    (
+        "catalogue grid",
+        "The grids of numbers 1 to 3:",
+        "s17 catalogue grid 1..3",
+    ),
+];
+
+/// The examples of the page of `path` (`campaign plan`); the page of `s17`
+/// itself has them all, a command's page those of it and below it.
+fn examples(
+    path: &str,
+) -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
+    EXAMPLES.iter().filter(move |(command, _, _)| {
+        path.is_empty() || *command == path || command.starts_with(&format!("{path} "))
+    })
+}
+
+/// EXAMPLES (if the command has some), EXIT STATUS, ENVIRONMENT, FILES.
+fn sections(cmd: &clap::Command) -> roff::Roff {
+    use roff::{bold, italic, roman};
+    let bin = cmd.get_bin_name().unwrap_or(cmd.get_name());
+    let path = bin.strip_prefix("s17").unwrap_or(bin).trim();
+    let mut roff = roff::Roff::new();
+    let mut any = examples(path).peekable();
+    if any.peek().is_some() {
+        roff.control("SH", ["EXAMPLES"]);
+        for (_, what, line) in any {
+            roff.control("TP", []);
+            roff.text([roman(*what)]);
+            roff.text([bold(*line)]);
+        }
+    }
+    let item = |roff: &mut roff::Roff, term: roff::Inline, text: &str| {
+        roff.control("TP", []);
+        roff.text([term]);
+        roff.text([roman(text)]);
+    };
+    roff.control("SH", ["EXIT STATUS"]);
+    for (code, text) in EXIT_CODES {
+        item(&mut roff, bold(*code), text);
+    }
+    roff.control("SH", ["ENVIRONMENT"]);
+    for (name, text) in ENVIRONMENT {
+        item(&mut roff, bold(*name), text);
+    }
+    roff.control("SH", ["FILES"]);
+    for (name, text) in FILES {
+        item(&mut roff, italic(*name), text);
+    }
+    roff
+}
+
+/// The exit codes of every command (`super::main`, `interrupt::exit_code`,
+/// `campaign work`'s time-up code).
+const EXIT_CODES: &[(&str, &str)] = &[
+    (
+        "0",
+        "Success: all input was good (campaign status: the campaign is complete).",
+    ),
+    (
+        "1",
+        "Some input was bad (reported with file, line and reason; the run went on), or the run failed (a missing file, a lock held by another run, a campaign not complete).",
+    ),
+    (
+        "2",
+        "Usage error: an unknown flag or subcommand, a value out of range, an output the output rule refuses.",
+    ),
+    (
+        "75",
+        "campaign work stopped for time (--stop-after) with units left; its job script requeues itself.",
+    ),
+    (
+        "130, 143, 129",
+        "Stopped by SIGINT (Ctrl-C), SIGTERM or SIGHUP (128 + the signal), after one line saying what was done and how to go on; what was done is kept.",
+    ),
+];
+
+/// The environment variables s17 reads.
+const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "S17_TABLES",
+        "The band table file, unless --tables names one (default: s17/bands.s17t in the cache directory).",
+    ),
+    (
+        "XDG_CACHE_HOME",
+        "The cache directory on Linux (default ~/.cache): the band tables and the catalogue tables live under s17/ in it.",
+    ),
+    (
+        "S17_CATALOGUE",
+        "A directory searched first for the catalogue's count tables (NNN.tsv).",
+    ),
+    (
+        "RUST_LOG",
+        "Log filter (tracing's syntax, e.g. debug or s17=trace); overrides -v and -q.",
+    ),
+    (
+        "S17_PORTABLE",
+        "1: use the portable kernels, not the CPU's vector instructions (same results, slower).",
+    ),
+    (
+        "S17_PROGRESS_SECS",
+        "Seconds between progress lines when stderr is not a terminal (default 60).",
+    ),
+    ("NO_COLOR", "Set and not empty: no colour in the output."),
+    (
+        "SLURM_JOB_ID, SLURM_ARRAY_TASK_ID, SLURM_RESTART_COUNT, HOSTNAME",
+        "campaign work: who holds a claim (a requeued job retakes its own).",
+    ),
+];
+
+/// The files s17 reads and writes beside its outputs.
+const FILES: &[(&str, &str)] = &[
+    (
+        "$XDG_CACHE_HOME/s17/bands.s17t",
+        "The band tables (~/.cache/s17/bands.s17t; $S17_TABLES or --tables elsewhere), built by s17 tables build.",
+    ),
+    (
+        "$XDG_CACHE_HOME/s17/catalogue/NNN.tsv",
+        "Catalogue count tables of first band NNN, built by s17 catalogue build.",
+    ),
+    (
+        "FILE.lock",
+        "Held while a run writes FILE (its process id inside); another run refuses FILE while it is held.",
+    ),
+    (
+        "FILE.done",
+        "The checkpoint of a resumable run writing FILE (scan, exhaust, campaign run): --resume goes on from it.",
+    ),
+    (
+        "FILE.new",
+        "scan --known: the 17s found that are not in the known list.",
+    ),
+    (
+        "FILE.times",
+        "validate --checkpoint FILE: each finished grid's search time.",
+    ),
+    (
+        "FILE.cost",
+        "exhaust and campaign run: each entry's ED grids and CPU seconds.",
+    ),
+];
+
 /// The pages of `cmd` and of every subcommand below it, one file each
 /// (`s17-campaign-plan.1`).
 fn write_pages(cmd: &clap::Command, dir: &std::path::Path) -> std::io::Result<()> {
-    man(cmd).generate_to(dir)?;
+    std::fs::write(dir.join(man(cmd).get_filename()), page(cmd)?)?;
     for sub in cmd.get_subcommands().filter(|sub| !sub.is_hide_set()) {
         write_pages(sub, dir)?;
     }

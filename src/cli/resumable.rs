@@ -31,12 +31,6 @@ pub struct Opened {
     pub new_before: u64,
 }
 
-/// Refuses an output in a directory that does not exist, naming the
-/// directory, as every command does ([`crate::output::check_output`]).
-pub fn check_output_dir(output: &Path) -> anyhow::Result<()> {
-    refuse_output_as_input(output, &[])
-}
-
 /// The one output rule ([`crate::output::check_output`]) for `-o FILE`
 /// of a run that reads `inputs`: not `-`, in a directory that exists, and
 /// neither FILE nor a companion (`FILE.lock`, `.done`, `.new`, `.times`,

@@ -19,7 +19,7 @@
 //! split). The counts file misread or miswritten:
 //! `lines_round_trip_and_bad_ones_are_named` (in `counts.rs`). `which` naming
 //! the wrong entry: `listed_grids_are_found_again_from_any_image` here, and
-//! `tests/enumerate.rs`.
+//! `tests/it/enumerate.rs`.
 
 use std::collections::{BTreeMap, HashSet};
 

@@ -3,7 +3,7 @@
 //! range, help). Everything else is built from the table: the defaults,
 //! the range check ([`SearchConfig::validate`]), the command-line flags of
 //! the searching commands and of `s17 tune` (`cli::common`, `cli::tune`)
-//! and the README's table of options (kept equal by `tests/options.rs`).
+//! and the README's table of options (kept equal by `tests/it/options.rs`).
 //!
 //! No option changes the 17s found: the search only ever uses genuine
 //! unavoidable sets, and an option only decides how many are harvested or
@@ -20,7 +20,7 @@
 //! before any file is read); `s17 tune`'s lists (`cli::tune::TuningLists`:
 //! one comma-separated list per option, the combinations in table order, one
 //! column per option; each value parsed against the range too, exit 2); and
-//! README's table of options, a copy that `tests/options.rs` compares row by
+//! README's table of options, a copy that `tests/it/options.rs` compares row by
 //! row with the table (it prints the table to paste when they differ) and
 //! that also checks every searching command offers every option.
 //!
@@ -34,9 +34,9 @@
 //! `fillings`) or get bits in the vectors (`ua-limit` per 2X2Y step;
 //! `gua-limit` per X slice and band 3, `exhaust` keeping 8 times as many for
 //! the mini-row sockets, shared by an entry's bands 3), and how the XY loop
-//! is blocked (`chunk`). Tests: `tests/options.rs`, `tests/settings.rs`
-//! `fillings_from_the_command_line_reach_the_search`, `tests/cli.rs`
-//! `tuning_values_out_of_range_exit_two`, `tests/tune.rs`
+//! is blocked (`chunk`). Tests: `tests/it/options.rs`, `tests/it/settings.rs`
+//! `fillings_from_the_command_line_reach_the_search`, `tests/it/cli.rs`
+//! `tuning_values_out_of_range_exit_two`, `tests/it/tune.rs`
 //! `fillings_get_a_list_and_a_column`.
 
 use super::harvest::HarvestLimits;

@@ -12,7 +12,7 @@ use crate::canon::minlex_grid;
 use crate::ed::{Choices, Ed};
 use crate::flags;
 use crate::grid::{Grid, Puzzle};
-use crate::output::{new_path, write_atomically, write_atomically_with};
+use crate::output::{OutputLock, new_path, write_atomically, write_atomically_with};
 
 use crate::cli::Outcome;
 use crate::cli::common::{counted, read_known};
@@ -21,21 +21,43 @@ use super::{FlagsArgs, MergeArgs};
 
 /// Before anything is written: `-o FILE` (or `FILE.new` with a known
 /// list) that exists is refused without `--force`, and one that is the
-/// known list is refused always (exit 2).
-fn check_merge_output(args: &MergeArgs) -> anyhow::Result<()> {
+/// known list, a campaign's file or another run's locked output is refused
+/// always (the output rule); `-o -` (standard output) takes no known list.
+/// Then the output's lock is taken (`FILE.lock`, as `scan` does), held
+/// until the merge ends; `None` for standard output.
+fn check_merge_output(args: &MergeArgs) -> anyhow::Result<Option<OutputLock>> {
+    if to_stdout(args) {
+        if args.known.is_some() {
+            return Err(crate::cli::Usage(
+                "-o - with --known: the 17s not in the list go to FILE.new, beside a file;                  give -o a file name"
+                    .to_string(),
+            )
+            .into());
+        }
+        return Ok(None);
+    }
     let mut written = vec![args.output.clone()];
-    if let Some(known) = &args.known {
-        crate::cli::resumable::refuse_output_as_input(&args.output, &[("known list", known)])?;
+    let inputs: Vec<(&str, &Path)> = args
+        .known
+        .iter()
+        .map(|known| ("known list", known.as_path()))
+        .collect();
+    crate::cli::resumable::refuse_output_as_input(&args.output, &inputs)?;
+    if args.known.is_some() {
         written.push(new_path(&args.output));
     }
-    crate::cli::resumable::check_output_dir(&args.output)?;
     if let Some(path) = written.iter().find(|p| p.exists()).filter(|_| !args.force) {
         anyhow::bail!(
             "{} already exists; pass --force to overwrite it",
             path.display()
         );
     }
-    Ok(())
+    Ok(Some(OutputLock::acquire(&args.output)?))
+}
+
+/// `-o -`: the merged puzzles go to standard output.
+fn to_stdout(args: &MergeArgs) -> bool {
+    args.output == Path::new("-")
 }
 
 pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
@@ -43,7 +65,7 @@ pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
     if status.goal.first {
         return merge_flags(&args, &status, quiet);
     }
-    check_merge_output(&args)?;
+    let lock = check_merge_output(&args)?;
     if args.known.is_some() && status.goal.clues != crate::plan::CLUES {
         anyhow::bail!(
             "--known lists 17s; this campaign searches for {}",
@@ -53,10 +75,14 @@ pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
     let known = read_known(args.known.as_deref())?;
     campaign::status::check_mergeable(&args.dir, &status, args.partial)?;
     let slices = chosen_slices(args.slices.as_deref())?;
-    let spill = spill_dir(&args.output);
+    let spill = if lock.is_some() {
+        spill_dir(&args.output)
+    } else {
+        spill_dir(&args.dir.join("merge"))
+    };
     let mut failure: Option<campaign::CampaignError> = None;
     let mut merged = campaign::Merged::default();
-    let mut run = |out: &mut std::fs::File, new: Option<&mut std::fs::File>| {
+    let mut run = |out: &mut dyn std::io::Write, new: Option<&mut std::fs::File>| {
         let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
         let mut new = new.map(|f| std::io::BufWriter::with_capacity(1 << 16, f));
         let result = merge_into(
@@ -83,7 +109,9 @@ pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
         }
         Ok(())
     };
-    let written = if args.known.is_some() {
+    let written = if lock.is_none() {
+        run(&mut std::io::stdout().lock(), None)
+    } else if args.known.is_some() {
         let new = new_path(&args.output);
         write_atomically_with(&args.output, |out| {
             write_atomically_with(&new, |n| run(out, Some(n)))
@@ -94,7 +122,13 @@ pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
     if let Some(e) = failure {
         return Err(e.into());
     }
-    written.with_context(|| format!("cannot write {}", args.output.display()))?;
+    let into = if lock.is_some() {
+        args.output.display().to_string()
+    } else {
+        "standard output".to_string()
+    };
+    written.with_context(|| format!("cannot write {into}"))?;
+    drop(lock);
     if !quiet {
         let noun = status.goal.clues.to_string();
         for (k, count) in &merged.per_slice {
@@ -104,7 +138,7 @@ pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
             "s17 campaign merge: {} ({}) into {}",
             counted(merged.puzzles, &noun),
             goal_description(&status.goal),
-            args.output.display()
+            into
         );
         if let Some(path) = &args.known {
             let _ = write!(
@@ -202,6 +236,8 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
         );
     }
     crate::output::make_dir("-o", dir, true).map_err(crate::cli::resumable::into_error)?;
+    // One merge at a time into DIR (`DIR.lock`, beside it).
+    let lock = OutputLock::acquire(dir)?;
     let spill = campaign::flags::SpillDir(spill_dir(&dir.join("flags")));
     let write = |slice: &campaign::flags::SliceFlags| -> Result<(), campaign::CampaignError> {
         let h = &slice.header;
@@ -259,6 +295,7 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
     if !quiet {
         say_flags_merged(&merged, status, dir, lower_bound);
     }
+    drop(lock);
     Ok(merged.errors.is_empty())
 }
 

@@ -158,9 +158,9 @@ struct StatusArgs {
 struct MergeArgs {
     /// The campaign directory.
     dir: PathBuf,
-    /// Output: one minlex puzzle per line, sorted, each once; for a
-    /// --first campaign, a directory: a flag file DIR/slice-K.s17f per
-    /// slice searched.
+    /// Output: one minlex puzzle per line, sorted, each once (`-`:
+    /// standard output, without --known); for a --first campaign, a
+    /// directory: a flag file DIR/slice-K.s17f per slice searched.
     #[arg(long, short = 'o', value_name = "FILE|DIR")]
     output: PathBuf,
     /// A list of known 17s: the 17s not in it also go to FILE.new (17s only).

@@ -29,9 +29,11 @@ pub(super) fn status(args: StatusArgs) -> Outcome {
     Ok(status.complete())
 }
 
-/// The per-slice table of `status --slices` (stdout): CPU/EST is the CPU
-/// time spent over the estimate for the entries checkpointed.
+/// The per-slice table of `status --slices` (stdout): the puzzles column
+/// headed by the goal (`18s`); CPU/EST is the CPU time spent over the
+/// estimate for the entries checkpointed.
 fn slice_report(s: &Status) -> String {
+    let puzzles = format!("{}s", s.goal.clues);
     let row = |out: &mut String, c: [&str; 10]| {
         let _ = writeln!(
             out,
@@ -43,8 +45,8 @@ fn slice_report(s: &Status) -> String {
     row(
         &mut out,
         [
-            "slice", "units", "entries", "planned", "ED grids", "17s", "CPU h", "est h", "plan h",
-            "CPU/est",
+            "slice", "units", "entries", "planned", "ED grids", &puzzles, "CPU h", "est h",
+            "plan h", "CPU/est",
         ],
     );
     for slice in s.by_slice() {

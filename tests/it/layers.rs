@@ -183,7 +183,7 @@ fn every_module_has_a_layer_and_every_layer_name_a_module() {
     let missing: Vec<_> = modules.iter().filter(|m| layer_of(m).is_none()).collect();
     assert!(
         missing.is_empty(),
-        "modules with no layer in tests/layers.rs: {missing:?} (give each its layer, and its line in ARCHITECTURE.md's code map)"
+        "modules with no layer in tests/it/layers.rs: {missing:?} (give each its layer, and its line in ARCHITECTURE.md's code map)"
     );
     let gone: Vec<_> = LAYERS
         .iter()
@@ -214,7 +214,7 @@ fn every_module_uses_only_lower_layers() {
     }
     assert!(
         upward.is_empty(),
-        "uses that break the layer order (tests/layers.rs, ARCHITECTURE.md):\n{}",
+        "uses that break the layer order (tests/it/layers.rs, ARCHITECTURE.md):\n{}",
         upward.join("\n")
     );
 }

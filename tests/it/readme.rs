@@ -8,15 +8,14 @@
 //! README and the behaviour cannot drift apart. About 15 s on a
 //! release build.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::bin::{BIN, data, shared_tables};
+use crate::common::GRID29;
+use crate::common::bin::stderr;
+use crate::common::bin::{BIN, data, shared_tables};
 
 /// The grid of the README's search example: 29 known 17s.
-const GRID29: &str = common::GRID29;
 
 /// Line 7 of `data/sample-grids.txt` (one known 17): the "is there an 18"
 /// example.
@@ -406,7 +405,7 @@ fn the_common_tasks_run_as_the_readme_says() {
                 .iter()
                 .find(|(text, _)| text == line)
                 .unwrap_or_else(|| {
-                    panic!("README's common task `{line}` has no check in tests/readme.rs")
+                    panic!("README's common task `{line}` has no check in tests/it/readme.rs")
                 })
                 .1;
             let out = Command::new("sh")
@@ -433,7 +432,7 @@ fn the_common_tasks_run_as_the_readme_says() {
     for (text, _) in CHECKS {
         assert!(
             seen.contains(text),
-            "tests/readme.rs checks `{text}`, which README's common tasks no longer run"
+            "tests/it/readme.rs checks `{text}`, which README's common tasks no longer run"
         );
     }
 }
@@ -453,10 +452,6 @@ fn assert_puzzle_of(puzzle: &str, grid: &str, clues: usize) {
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn stdout_lines(out: &Output) -> Vec<String> {

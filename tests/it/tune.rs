@@ -5,11 +5,9 @@
 //! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a tuning
 //! that changes the 17s (`every_combination_gets_a_row_and_they_agree`).
 
-mod common;
-
 use s17::grid::Grid;
 
-use common::bin::{run_in, stdout_of_success};
+use crate::common::bin::{run_in, stdout_of_success};
 
 #[test]
 fn every_combination_gets_a_row_and_they_agree() {
@@ -22,7 +20,7 @@ fn every_combination_gets_a_row_and_they_agree() {
         "384791256297365841651482739875219364413657982926834175142578693568923417739146528",
     ]
     .map(|g| Grid::parse(g).unwrap());
-    let known = &common::fixture().known;
+    let known = &crate::common::fixture().known;
     let expected: usize = grids.iter().map(|g| known.expected(g).len()).sum();
     assert_eq!(expected, 3);
     std::fs::write(

@@ -104,3 +104,36 @@ pub fn stdout_of_success(output: &Output) -> String {
 pub fn run_in(dir: &Path, args: &[&str]) -> Output {
     s17_in(dir, args).output().unwrap()
 }
+
+/// A run's stderr, as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A run's stdout then stderr, as text.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// A fresh path `NAME` under the test directory `GROUP` of the target's
+/// temporary directory (removed if a run before left it; its parent made).
+pub fn temp(group: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(group)
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    dir
+}
+
+/// The lines of the file at `path`, sorted.
+pub fn sorted_lines(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines.sort();
+    lines
+}

@@ -1,6 +1,6 @@
 //! The complete search under each non-default tuning setting, against the
 //! known list: every setting must find exactly the known 17s of the golden
-//! corpus (`common::golden_grids`: the 29-17 grid and ten known grids in
+//! corpus (`crate::common::golden_grids`: the 29-17 grid and ten known grids in
 //! random orientation; for the slowest setting, a UA limit of 4, the 29-17
 //! grid and three of the others). A setting only decides how many genuine
 //! UAs filter early, so none may change the 17s; most tests also check on
@@ -11,12 +11,10 @@
 //! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): a
 //! non-default tuning setting that changes the 17s of the golden corpus.
 
-mod common;
-
 use std::sync::OnceLock;
 
-use common::bin::{s17, stdout_lines};
-use common::{GOLDEN_KNOWN, assert_finds_expected, fixture, golden_grids};
+use crate::common::bin::{s17, stdout_lines};
+use crate::common::{GOLDEN_KNOWN, assert_finds_expected, fixture, golden_grids};
 use s17::grid::Grid;
 use s17::search::{SearchConfig, Searcher, Stats};
 

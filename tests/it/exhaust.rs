@@ -14,8 +14,6 @@
 //! with SIGKILL and resumed). By hand: `tools/check-exhaust.sh` (200 entries
 //! of seed 17, 2,000 of seed 25, 2,000 of seed 31).
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -28,8 +26,9 @@ use s17::exhaust::Exhauster;
 use s17::grid::{Grid, Puzzle};
 use s17::search::{SearchConfig, Searcher};
 
-use common::bin::s17;
-use common::fixture;
+use crate::common::bin::s17;
+use crate::common::bin::sorted_lines;
+use crate::common::fixture;
 
 /// Where `which` places each 17: (slice, entry), one walk per slice.
 fn place(ed: &Ed, puzzles: &[Puzzle]) -> Vec<(usize, u64)> {
@@ -148,16 +147,6 @@ fn exhaust_331(range: &str, output: &Path, more: &[&str]) -> Command {
     cmd
 }
 
-fn sorted_lines(path: &PathBuf) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect();
-    v.sort();
-    v
-}
-
 /// The summary of entries that hold no ED grid of their own (their grids
 /// are another entry's) gives their search time, not a rate per grid.
 #[test]
@@ -218,7 +207,10 @@ fn resume_after_a_kill_gives_the_uninterrupted_output() {
             child.try_wait().unwrap().is_none(),
             "the run ended before the kill"
         );
-        assert!(start.elapsed() < common::progress_limit(120), "no progress");
+        assert!(
+            start.elapsed() < crate::common::progress_limit(120),
+            "no progress"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap();
@@ -259,7 +251,7 @@ fn a_grids_three_entries_together_give_all_its_17s() {
     let f = fixture();
     let ed = Ed::new();
     let ex = Exhauster::new(&ed, &f.tables, SearchConfig::default());
-    let grid = Grid::parse(common::GRID29).unwrap();
+    let grid = Grid::parse(crate::common::GRID29).unwrap();
     let expected: BTreeSet<Puzzle> = f
         .known
         .expected(&grid)
@@ -293,7 +285,7 @@ fn estimate_lines_add_up_to_the_estimate() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    let counts: BTreeMap<u64, (u64, u64)> = include_str!("../data/ed-counts.tsv")
+    let counts: BTreeMap<u64, (u64, u64)> = include_str!("../../data/ed-counts.tsv")
         .lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| {

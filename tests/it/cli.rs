@@ -4,8 +4,6 @@
 //! the help of every subcommand. Each test runs in a few seconds on a
 //! release build (`cargo test --release`).
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -14,7 +12,7 @@ use s17::canon::{Transform, minlex_grid, minlex_puzzle};
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
 
-use common::bin::{BIN, data, run_with_stdin, s17_without_tables, stdout_lines};
+use crate::common::bin::{BIN, data, run_with_stdin, s17_without_tables, stdout_lines};
 
 fn read_data(name: &str) -> String {
     std::fs::read_to_string(data(name)).expect("data file")

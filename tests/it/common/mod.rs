@@ -32,6 +32,20 @@ pub fn progress_limit(secs: u64) -> std::time::Duration {
 pub const GRID29: &str =
     "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
 
+/// A random grid of `data/sample-grids.txt` (line 3), with no 17: a search
+/// of a fraction of a second.
+pub const QUICK_GRID: &str =
+    "289615473431782569756349821678251934123497658945836217897523146312964785564178392";
+
+/// The first puzzle of `data/known17.txt`.
+pub const FIRST_KNOWN17: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+
+/// The known 17 of slice 331, entry 1683769 (the campaigns' test entry), in
+/// minlex form.
+pub const SLICE331_17: &str =
+    "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
+
 pub struct Fixture {
     pub catalogue: BandCatalogue,
     pub tables: BandTables<memmap2::Mmap>,

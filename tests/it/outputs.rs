@@ -6,12 +6,11 @@
 //! alike everywhere and never made. Each case: the exit code, the message,
 //! and the inputs intact, no file left.
 
-mod common;
-
 use std::path::Path;
 use std::process::Output;
 
-use common::bin::{data, run_with_stdin, s17};
+use crate::common::bin::stderr;
+use crate::common::bin::{data, run_with_stdin, s17};
 
 /// `s17 ARGS` in `dir` (the shared tables through `$S17_TABLES`).
 fn s17_in(dir: &Path, args: &[&str]) -> std::process::Command {
@@ -22,10 +21,6 @@ fn s17_in(dir: &Path, args: &[&str]) -> std::process::Command {
 
 fn run_in(dir: &Path, args: &[&str]) -> Output {
     s17_in(dir, args).output().expect("run s17")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// The names in `dir`, sorted.
@@ -281,5 +276,96 @@ fn a_missing_directory_is_named_alike_and_never_made() {
     ];
     for (args, output, missing) in cases {
         refused(d, args, 1, &named(output, missing));
+    }
+}
+
+/// `campaign merge -o -` prints what `-o FILE` writes (and takes no known
+/// list, whose new 17s go beside a file); a merge into a file holds its
+/// lock as `scan` does (the lock file names the merge's process); `status
+/// --slices` heads its puzzle column by the campaign's goal.
+#[test]
+fn campaign_merge_prints_with_dash_and_locks_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = [
+        "campaign",
+        "plan",
+        "--slices",
+        "331:1683769..1683770",
+        "--unit-hours",
+        "1",
+        "-o",
+        "demo",
+    ];
+    assert!(run_in(d, &plan).status.success());
+    let out = run_in(d, &["campaign", "run", "demo", "0", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut child = s17_in(d, &["campaign", "merge", "demo", "-o", "17s.txt"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    assert!(child.wait().unwrap().success());
+    let file = std::fs::read_to_string(d.join("17s.txt")).unwrap();
+    assert_eq!(file, format!("{}\n", crate::common::SLICE331_17));
+    let lock = std::fs::read_to_string(d.join("17s.txt.lock")).unwrap();
+    assert_eq!(
+        lock.trim(),
+        pid.to_string(),
+        "the merge held 17s.txt's lock"
+    );
+
+    let out = run_in(d, &["campaign", "merge", "demo", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), file);
+    assert!(
+        stderr(&out).contains("into standard output"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!d.join("-").exists() && !d.join("-.lock").exists());
+    let known = data("known17.txt");
+    refused(
+        d,
+        &[
+            "campaign",
+            "merge",
+            "demo",
+            "-o",
+            "-",
+            "--known",
+            known.to_str().unwrap(),
+        ],
+        2,
+        "-o - with --known",
+    );
+
+    let plan18 = [
+        "campaign",
+        "plan",
+        "--slices",
+        "28:0..2",
+        "--clues",
+        "18",
+        "--unit-hours",
+        "1",
+        "-o",
+        "c18",
+    ];
+    assert!(run_in(d, &plan18).status.success());
+    for (campaign, goal) in [("demo", "17s"), ("c18", "18s")] {
+        let out = run_in(d, &["campaign", "status", campaign, "--slices"]);
+        let said = String::from_utf8(out.stdout).unwrap();
+        let head = said
+            .lines()
+            .find(|l| l.trim_start().starts_with("slice "))
+            .unwrap_or_else(|| panic!("{said}"));
+        assert_eq!(
+            head.split_whitespace()
+                .filter(|w| w.ends_with("s") && w.len() == 3)
+                .collect::<Vec<_>>(),
+            [goal],
+            "{head}"
+        );
     }
 }

@@ -4,14 +4,12 @@
 //! (unique and minimal; the solver shares no code with the search).
 //!
 //! The 18 case is ignored (its grid takes about 13 s of CPU): run it with
-//! `cargo test --release --test lowest -- --ignored`.
-
-mod common;
+//! `cargo test --release --test it lowest:: -- --ignored`.
 
 use std::process::Output;
 
-use common::bin::s17;
-use common::{GRID29, fixture};
+use crate::common::bin::s17;
+use crate::common::{GRID29, fixture};
 use s17::grid::{Grid, Puzzle};
 use s17::solver::count_solutions;
 
@@ -106,7 +104,7 @@ fn the_29_grid_is_17_with_a_known_17() {
     );
 }
 
-/// Grid 12 of seed 36 has no 18 (its full 18 search is in `tests/clues.rs`)
+/// Grid 12 of seed 36 has no 18 (its full 18 search is in `tests/it/clues.rs`)
 /// and holds a 19: the first of `search --clues 19 --first`.
 #[test]
 fn a_random_grid_is_19_as_search_finds() {

@@ -11,15 +11,13 @@
 
 #![cfg(unix)]
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::bin::{data, s17};
+use crate::common::bin::{data, s17};
 
 /// `s17 ARGS` in `dir`, on the shared band tables.
 fn s17_in(dir: &Path, args: &[&str]) -> Command {
@@ -69,7 +67,7 @@ fn sorted_lines(path: &Path) -> Vec<String> {
 /// Waits until the file at `path` has `n` lines, `child` still running
 /// (otherwise the signal would come after the end and prove nothing).
 fn wait_for_lines(child: &mut Child, path: &Path, n: usize) {
-    let limit = common::progress_limit(120);
+    let limit = crate::common::progress_limit(120);
     let deadline = Instant::now() + limit;
     while lines(path).len() < n {
         assert!(
@@ -115,7 +113,7 @@ const WITH_RESUME: &str = "the same command with --resume continues";
 /// least one piece done and not all.
 fn assert_interrupted(out: &Output, said: &Said, signal: &str) -> (u64, u64) {
     let text = String::from_utf8_lossy(&out.stderr);
-    let code = common::signals::exit_code(signal);
+    let code = crate::common::signals::exit_code(signal);
     assert_eq!(out.status.code(), Some(code), "{text}");
     assert!(!text.contains("panicked"), "{text}");
     let command = said.command;
@@ -343,7 +341,7 @@ fn a_second_ctrl_c_stops_at_once() {
             let _ = sender.send(line.expect("utf-8 stderr"));
         }
     });
-    let limit = common::progress_limit(60);
+    let limit = crate::common::progress_limit(60);
     let mut seen = Vec::new();
     let mut wait_for = |start: &str| {
         let deadline = Instant::now() + limit;

@@ -18,8 +18,6 @@
 //! and run again gives byte-identical merged output; a deleted unit is named
 //! and refused; an entry checkpointed outside its unit or twice is reported.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -27,25 +25,15 @@ use std::sync::OnceLock;
 
 use s17::campaign::{CostTable, Plan, PlanSpec};
 
-use common::bin::s17;
-use common::fixture;
-
-/// The known 17 of slice 331, entry 1683769, in minlex form.
-const KNOWN_17: &str =
-    "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
+use crate::common::SLICE331_17;
+use crate::common::bin::s17;
+use crate::common::bin::{temp, text};
+use crate::common::fixture;
 
 const SMALL: &str = "28:0..10,30:0..10,331:1683764..1683774";
 
 fn run_on(args: &[&str], dir: &Path, more: &[&str]) -> Output {
     s17(args).arg(dir).args(more).output().unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Asserts that a run exited with 1 and said each of `needles`.
@@ -55,13 +43,6 @@ fn assert_refused(out: &Output, needles: &[&str]) {
     for needle in needles {
         assert!(said.contains(needle), "{needle:?}: {said}");
     }
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/campaign")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    dir
 }
 
 /// Every unit of a plan, in order, covers the planned pieces exactly: each
@@ -121,7 +102,7 @@ fn plans_cover_every_planned_entry_once_in_order() {
 
 #[test]
 fn plan_writes_the_units_and_the_array_script_and_refuses_bad_input() {
-    let dir = temp("plan");
+    let dir = temp("campaign", "plan");
     let out = run_on(
         &[
             "campaign",
@@ -209,7 +190,7 @@ fn plan_writes_the_units_and_the_array_script_and_refuses_bad_input() {
         let hours_arg = format!("--unit-hours={hours}");
         let out = run_on(
             &["campaign", "plan", "--slices", list, &hours_arg, "-o"],
-            &temp("plan-bad"),
+            &temp("campaign", "plan-bad"),
             &[],
         );
         // Values out of range are usage errors (issue 43: exit 1 before).
@@ -226,7 +207,7 @@ fn plan_writes_the_units_and_the_array_script_and_refuses_bad_input() {
             "x",
             "-o",
         ],
-        &temp("plan-bad"),
+        &temp("campaign", "plan-bad"),
         &[],
     );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
@@ -238,7 +219,7 @@ fn finished() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         fixture(); // the tables exist before the binary runs
-        let dir = temp("finished");
+        let dir = temp("campaign", "finished");
         let out = run_on(
             &[
                 "campaign",
@@ -297,7 +278,7 @@ fn copy_of_finished(name: &str) -> PathBuf {
             }
         }
     }
-    let dir = temp(name);
+    let dir = temp("campaign", name);
     copy(finished(), &dir);
     dir
 }
@@ -315,7 +296,7 @@ fn unit_holding(dir: &Path, k: usize, entry: u64) -> usize {
 
 /// `campaign merge DIR -o DIR/17s.txt --force MORE` (the tests merge
 /// again into the same file; the refusal without --force is
-/// tests/newuser3.rs').
+/// tests/it/refusals_and_answers.rs').
 fn merge(dir: &Path, more: &[&str]) -> (Output, PathBuf) {
     let file = dir.join("17s.txt");
     let out = s17(&["campaign", "merge"])
@@ -374,7 +355,7 @@ fn a_finished_campaign_is_complete_and_merges_its_17s() {
     assert!(out.status.success(), "{said}");
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
-        format!("{KNOWN_17}\n")
+        format!("{SLICE331_17}\n")
     );
     let mut new = file.as_os_str().to_owned();
     new.push(".new");
@@ -505,5 +486,5 @@ fn checkpoint_lines_outside_their_unit_or_twice_are_errors() {
         .lines()
         .map(String::from)
         .collect();
-    assert_eq!(puzzles, BTreeSet::from([KNOWN_17.to_string()]));
+    assert_eq!(puzzles, BTreeSet::from([SLICE331_17.to_string()]));
 }

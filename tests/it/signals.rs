@@ -5,19 +5,18 @@
 //! resumable run then resumes to the output of a run never stopped.
 //!
 //! The moments are counted from the moment the handler is in place
-//! (`common::signals::wait_until_caught`), never from a guess of the
+//! (`crate::common::signals::wait_until_caught`), never from a guess of the
 //! machine's speed: under load the runs are slower, not different.
 
 #![cfg(unix)]
-
-mod common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use common::bin::s17;
-use common::signals::{exit_code, send, wait_until_caught};
+use crate::common::bin::s17;
+use crate::common::bin::stderr;
+use crate::common::signals::{exit_code, send, wait_until_caught};
 
 fn s17_in(dir: &Path, args: &[&str]) -> Command {
     let mut command = s17(args);
@@ -47,10 +46,6 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .expect("run s17");
     assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
     out
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn sorted_lines(path: &Path) -> Vec<String> {
@@ -178,7 +173,7 @@ fn exhaust_and_enumerate_signalled_at_once_stop_before_their_first_piece() {
 fn search_validate_and_campaign_run_signalled_at_any_moment_say_how_far_they_went() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let grid = "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
+    let grid = crate::common::GRID29;
     let grids: String = (0..200).map(|_| format!("{grid}\n")).collect();
     std::fs::write(d.join("g.txt"), grids).unwrap();
     for (ms, signal) in [(0, "INT"), (0, "TERM"), (300, "INT")] {
@@ -194,7 +189,7 @@ fn search_validate_and_campaign_run_signalled_at_any_moment_say_how_far_they_wen
         );
     }
 
-    let known = common::bin::data("known17.txt");
+    let known = crate::common::bin::data("known17.txt");
     let args = ["validate", known.to_str().unwrap(), "--sample", "200"];
     let out = signalled(d, &args, "TERM", Duration::ZERO);
     let text = stderr(&out);

@@ -8,8 +8,6 @@
 //! random grids and known 17s, the named entry's listing holds the grid for
 //! that choice); the other ED catalogue guards are in `src/ed/tests.rs`.
 
-mod common;
-
 use std::collections::HashSet;
 
 use s17::band::BANDS;
@@ -17,7 +15,7 @@ use s17::canon::minlex_grid;
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
 
-use common::bin::{data, s17_without_tables, stdout_lines};
+use crate::common::bin::{data, s17_without_tables, stdout_lines};
 
 fn solution(puzzle: &Puzzle) -> Grid {
     let s = s17::solver::solve(puzzle, 2);

@@ -7,11 +7,8 @@
 //! (all three visits searched) are recomputed here from `Ed::visits` of each
 //! grid, and their flags are checked against `s17 search --first` on each.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
-use std::path::PathBuf;
 use std::process::Output;
 
 use s17::canon::minlex_grid;
@@ -19,33 +16,16 @@ use s17::ed::{Choices, Ed};
 use s17::flags::FlagFile;
 use s17::grid::{Grid, Puzzle};
 
-use common::bin::s17;
-use common::fixture;
+use crate::common::SLICE331_17;
+use crate::common::bin::s17;
+use crate::common::bin::{temp, text};
+use crate::common::fixture;
 
 const LIST: &str = "210:173190..173195,331:853700..853705,331:1683765..1683775";
-
-/// The known 17's grid, in minlex form.
-const KNOWN_GRID_17: &str =
-    "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn ok(out: Output) -> String {
     assert!(out.status.success(), "{}", text(&out));
     text(&out)
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/campaign-flags")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    dir
 }
 
 fn campaign_ranges() -> BTreeMap<usize, Vec<Range<u64>>> {
@@ -111,7 +91,7 @@ fn grids_by_slice(ed: &Ed) -> BTreeMap<usize, Vec<(Grid, bool)>> {
 #[test]
 fn a_first_campaign_merges_into_flags_that_agree_with_the_one_grid_search() {
     fixture();
-    let dir = temp("c17");
+    let dir = temp("campaign-flags", "c17");
     let run = |args: &[&str]| s17(args).output().unwrap();
     let d = dir.to_str().unwrap();
     ok(run(&[
@@ -309,7 +289,7 @@ fn a_first_campaign_merges_into_flags_that_agree_with_the_one_grid_search() {
         text(&out)
     );
     let known = minlex_grid(
-        &s17::solver::solve(&Puzzle::parse(KNOWN_GRID_17).unwrap(), 2)
+        &s17::solver::solve(&Puzzle::parse(SLICE331_17).unwrap(), 2)
             .first
             .unwrap(),
     )

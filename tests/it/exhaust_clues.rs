@@ -10,8 +10,6 @@
 //! against the one-grid search of each grid the entry visits; by hand on a
 //! whole slice: `tools/check-slice-clues.sh`).
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 
 use s17::band::Band;
@@ -21,7 +19,7 @@ use s17::exhaust::Exhauster;
 use s17::grid::{Grid, Puzzle};
 use s17::search::{Goal, SearchConfig, Searcher};
 
-use common::fixture;
+use crate::common::fixture;
 
 /// The entry numbered `number` of slice `k`.
 fn entry(ed: &Ed, k: usize, number: u64) -> Entry {
@@ -166,7 +164,7 @@ fn a_grids_three_visits_together_give_its_puzzles_for_each_n() {
     let f = fixture();
     let ed = Ed::new();
     let config = SearchConfig::default();
-    let grid = Grid::parse(common::GRID29).unwrap();
+    let grid = Grid::parse(crate::common::GRID29).unwrap();
     for (clues, expected) in [(16, 0), (17, 29)] {
         let ex = Exhauster::new(&ed, &f.tables, config).with_goal(goal(clues, false, false));
         let first = Exhauster::new(&ed, &f.tables, config).with_goal(goal(clues, true, false));

@@ -8,14 +8,13 @@
 //! band read by a search
 //! (`a_corrupt_band_is_refused_when_a_search_first_reads_it`).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use s17::tables::BandTables;
 
-use common::bin::{BIN, run_with_stdin, shared_tables};
+use crate::common::bin::stderr;
+use crate::common::bin::{BIN, run_with_stdin, shared_tables};
 
 /// The solution of the first puzzle of data/known17.txt.
 const KNOWN1: &str =
@@ -65,10 +64,6 @@ impl World {
     fn run(&self, args: &[&str], xdg: Option<&Path>) -> Output {
         self.command(args, xdg).output().unwrap()
     }
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// Every file under `dir`, relative to it, sorted.

@@ -9,33 +9,14 @@
 //! in all), which hold one known 17 (at entry 1683769); entry 1683761
 //! has 15 bands 3.
 
-mod common;
-
-use std::path::{Path, PathBuf};
-use std::process::{Child, Output};
+use std::path::Path;
+use std::process::Child;
 use std::time::{Duration, Instant};
 
-use common::bin::s17;
-use common::fixture;
-
-/// The known 17 of slice 331, entry 1683769, in minlex form.
-const KNOWN_17: &str =
-    "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
-
-fn temp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/campaign-work")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    dir
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use crate::common::SLICE331_17;
+use crate::common::bin::s17;
+use crate::common::bin::{temp, text};
+use crate::common::fixture;
 
 fn plan(dir: &Path, list: &str, hours: &str) {
     fixture();
@@ -128,7 +109,7 @@ fn two_workers_one_killed_and_restarted_finish_as_one_uninterrupted() {
     let list = "331:1683756..1683776";
     let hours = "0.00006";
     // The reference: one worker, never stopped.
-    let reference = temp("reference");
+    let reference = temp("campaign-work", "reference");
     plan(&reference, list, hours);
     let out = worker(&reference).wait_with_output().unwrap();
     assert!(out.status.success(), "{}", text(&out));
@@ -145,7 +126,7 @@ fn two_workers_one_killed_and_restarted_finish_as_one_uninterrupted() {
     assert!(units >= 4, "the plan has several units, each marked done");
 
     // Two workers; one killed as soon as a unit has a checkpoint line.
-    let dir = temp("pulled");
+    let dir = temp("campaign-work", "pulled");
     plan(&dir, list, hours);
     let mut first = worker(&dir);
     let second = worker(&dir);
@@ -162,7 +143,7 @@ fn two_workers_one_killed_and_restarted_finish_as_one_uninterrupted() {
     assert_eq!(unit_files(&dir), unit_files(&reference));
     let m = merged(&dir);
     assert_eq!(m, merged(&reference));
-    assert!(m.lines().any(|l| l == KNOWN_17), "{m}");
+    assert!(m.lines().any(|l| l == SLICE331_17), "{m}");
     // Every unit done and no claim left behind.
     let left: Vec<_> = std::fs::read_dir(dir.join("claims"))
         .unwrap()
@@ -181,7 +162,7 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
     // One-entry units estimated at 0.1 s, units of 0.036 s: three parts.
     let list = "331:1683761..1683762,331:1683769..1683770";
     let hours = "0.00001";
-    let reference = temp("parts-reference");
+    let reference = temp("campaign-work", "parts-reference");
     plan(&reference, list, hours);
     for unit in ["0", "1"] {
         let out = s17(&["campaign", "run"])
@@ -205,7 +186,7 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
     };
     assert_eq!(part_files(&reference), 0, "part files removed when done");
     // The same 17s as exhaust on the whole entries.
-    let whole_dir = temp("parts-exhaust");
+    let whole_dir = temp("campaign-work", "parts-exhaust");
     std::fs::create_dir_all(&whole_dir).unwrap();
     let whole = whole_dir.join("exhaust.txt");
     let out = s17(&["exhaust", "--band", "331", "--entries", "1683769..1683770"])
@@ -221,7 +202,7 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
     );
 
     // Killed after growing delays until a run ends by itself.
-    let dir = temp("parts-killed");
+    let dir = temp("campaign-work", "parts-killed");
     plan(&dir, list, hours);
     let mut kills = 0;
     let mut saw_parts = false;
@@ -271,5 +252,5 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
     status_ok(&dir);
     assert_eq!(part_files(&dir), 0);
     assert_eq!(unit_files(&dir), unit_files(&reference));
-    assert!(merged(&dir).lines().any(|l| l == KNOWN_17));
+    assert!(merged(&dir).lines().any(|l| l == SLICE331_17));
 }

@@ -30,7 +30,7 @@
 //! two random grids; said at [`SEARCHED`] and `random_18_grids`, about 2
 //! to 3 minutes of CPU in all, release build); the oracles run in full,
 //! and the ignored test `the_whole_golden_corpus` runs the 18 checks on
-//! the whole corpus (`cargo test --release --test clues -- --ignored`).
+//! the whole corpus (`cargo test --release --test it clues:: -- --ignored`).
 //!
 //! What it guards (ARCHITECTURE.md, "Where a puzzle could be lost"): an 18
 //! answered by the first look that is not a minimal puzzle of the grid, or a
@@ -39,14 +39,12 @@
 //! `first_prints_a_puzzle_of_the_full_search`: the answer is one of the full
 //! search's 18s).
 
-mod common;
-
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use common::{GRID29, fixture, golden_grids};
+use crate::common::{GRID29, fixture, golden_grids};
 use rayon::prelude::*;
 use s17::bits::{GRID_FULL, Mask81, cells};
 use s17::canon::{Transform, minlex_puzzle};
@@ -150,7 +148,7 @@ impl KnownGrid {
     }
 }
 
-/// The golden corpus (`common::golden_grids`: the 29-17 grid, then ten
+/// The golden corpus (`crate::common::golden_grids`: the 29-17 grid, then ten
 /// grids with one or two known 17s) with its oracles, built once (about
 /// 10 s of CPU, most of it the 29-17 grid's near-17 18s).
 fn golden() -> &'static [KnownGrid] {

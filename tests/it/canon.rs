@@ -7,6 +7,7 @@
 //! (`isomorphism_carries_known_17s`, `fast_grid_forms_agree_with_brute_force`,
 //! `fast_puzzle_forms_agree_with_brute_force`).
 
+use crate::common::GRID29;
 use proptest::prelude::*;
 use s17::canon::{
     Transform, automorphism_count, automorphisms, brute, isomorphism, minlex_grid, minlex_puzzle,
@@ -14,10 +15,6 @@ use s17::canon::{
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
 
-/// The grid that holds 29 known 17s, the most of any grid; it is in minlex
-/// form.
-const GRID29: &str =
-    "123456789456789123798231564234675918815943276967812435379164852582397641641528397";
 /// The most symmetric grid: 648 automorphisms.
 const MOST_SYMMETRIC: &str =
     "123456789456789123789123456231564897564897231897231564312645978645978312978312645";

@@ -3,24 +3,14 @@
 //! refused runs, exit codes and empty input, and the lines that read
 //! wrong. Each test takes a few seconds on a release build.
 
-mod common;
-
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
-use common::fixture;
-
-const BIN: &str = env!("CARGO_BIN_EXE_s17");
-
-/// A random grid of `data/sample-grids.txt` (line 3): a search of a
-/// fraction of a second.
-const GRID: &str =
-    "289615473431782569756349821678251934123497658945836217897523146312964785564178392";
-
-/// The first puzzle of `data/known17.txt`.
-const KNOWN17: &str =
-    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+use crate::common::bin::BIN;
+use crate::common::bin::stderr;
+use crate::common::fixture;
+use crate::common::{FIRST_KNOWN17, QUICK_GRID};
 
 /// The UTF-8 byte-order mark.
 const BOM: &str = "\u{feff}";
@@ -74,10 +64,6 @@ fn s17(dir: &Path, args: &[&str]) -> Output {
     s17_with(dir, args, b"")
 }
 
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -125,7 +111,7 @@ fn a_closed_stderr_ends_the_run_quietly_with_its_own_exit_code() {
     }
     // A scan's summary comes after its search, long after the closed
     // stderr's first line (a bad grid line).
-    std::fs::write(dir.path().join("grids.txt"), format!("x\n{GRID}\n")).unwrap();
+    std::fs::write(dir.path().join("grids.txt"), format!("x\n{QUICK_GRID}\n")).unwrap();
     let mut child = command(dir.path(), &["-v", "scan", "grids.txt", "-o", "out.txt"])
         .stderr(Stdio::piped())
         .spawn()
@@ -148,11 +134,11 @@ fn a_byte_order_mark_is_skipped_in_every_input() {
     let d = dir.path();
     // The mark, then a comment: neither makes a bad line.
     let with_bom = |item: &str| format!("{BOM}# written by a Windows editor\r\n{item}\r\n");
-    std::fs::write(d.join("puzzles.txt"), with_bom(KNOWN17)).unwrap();
-    std::fs::write(d.join("grids.txt"), with_bom(GRID)).unwrap();
-    std::fs::write(d.join("first.txt"), format!("{BOM}{KNOWN17}\n")).unwrap();
-    let grid_in = with_bom(GRID).into_bytes();
-    let puzzle_in = with_bom(KNOWN17).into_bytes();
+    std::fs::write(d.join("puzzles.txt"), with_bom(FIRST_KNOWN17)).unwrap();
+    std::fs::write(d.join("grids.txt"), with_bom(QUICK_GRID)).unwrap();
+    std::fs::write(d.join("first.txt"), format!("{BOM}{FIRST_KNOWN17}\n")).unwrap();
+    let grid_in = with_bom(QUICK_GRID).into_bytes();
+    let puzzle_in = with_bom(FIRST_KNOWN17).into_bytes();
     // (arguments, standard input, whether stdout has lines)
     let runs: [(&[&str], &[u8], bool); 12] = [
         (&["solve", "puzzles.txt"], b"", true),
@@ -187,7 +173,7 @@ fn a_byte_order_mark_is_skipped_in_every_input() {
         assert_eq!(!out.stdout.is_empty(), prints, "{args:?}: {text}");
     }
     // The puzzle was read as itself: its solution; validate found its 17s.
-    let puzzle = s17::grid::Puzzle::parse(KNOWN17).unwrap();
+    let puzzle = s17::grid::Puzzle::parse(FIRST_KNOWN17).unwrap();
     let solution = s17::solver::solve(&puzzle, 2).first.unwrap();
     let solved = s17(d, &["solve", "first.txt"]);
     assert_eq!(stdout(&solved), format!("{solution}\n"));
@@ -215,8 +201,8 @@ fn assert_refused(out: &Output, message: &str) {
 fn refused_and_failed_runs_leave_no_file_behind() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
-    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    std::fs::write(d.join("g.txt"), format!("{QUICK_GRID}\n")).unwrap();
+    std::fs::write(d.join("list.txt"), format!("{FIRST_KNOWN17}\n")).unwrap();
     std::fs::create_dir(d.join("D")).unwrap();
     let before = files_in(d);
     // An output that is a directory, however the run is asked to open it.
@@ -284,7 +270,7 @@ fn table_files_go_only_to_existing_directories_and_hints_name_them() {
     let d = dir.path();
     for args in [
         &["tables", "build", "--path", "missing/dir/b.s17t"][..],
-        &["search", GRID, "--tables", "missing/b.s17t"],
+        &["search", QUICK_GRID, "--tables", "missing/b.s17t"],
     ] {
         let out = s17(d, args);
         assert_refused(&out, "cannot write the band tables missing/");
@@ -295,9 +281,9 @@ fn table_files_go_only_to_existing_directories_and_hints_name_them() {
     // The hint to rebuild a bad file names it when it is not the default.
     let tables = std::fs::read(tables()).unwrap();
     std::fs::write(d.join("cut.s17t"), &tables[..4096]).unwrap();
-    let out = s17(d, &["search", GRID, "--tables", "cut.s17t"]);
+    let out = s17(d, &["search", QUICK_GRID, "--tables", "cut.s17t"]);
     assert_refused(&out, "rebuild with `s17 tables build --path cut.s17t`");
-    let out = command(d, &["search", GRID])
+    let out = command(d, &["search", QUICK_GRID])
         .env("S17_TABLES", "cut.s17t")
         .output()
         .unwrap();
@@ -311,14 +297,14 @@ fn table_files_go_only_to_existing_directories_and_hints_name_them() {
 fn usage_errors_exit_two_with_clap_messages() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
+    std::fs::write(d.join("g.txt"), format!("{QUICK_GRID}\n")).unwrap();
     for (args, message) in [
         (
-            &["search", "--chunk", "5000", GRID][..],
+            &["search", "--chunk", "5000", QUICK_GRID][..],
             "s17 search: error: invalid value '5000' for '--chunk <N>': 5000 is not in the range 16 to 4096",
         ),
         (
-            &["search", "--ua-limit", "0", GRID],
+            &["search", "--ua-limit", "0", QUICK_GRID],
             "s17 search: error: invalid value '0' for '--ua-limit <N>': 0 is not in the range 1 to 256",
         ),
         (
@@ -454,7 +440,7 @@ fn ranges_past_the_end_are_named() {
         stderr(&out)
     );
     // A sample larger than the list: the whole list, said so.
-    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    std::fs::write(d.join("list.txt"), format!("{FIRST_KNOWN17}\n")).unwrap();
     assert_says(
         &s17(d, &["validate", "list.txt", "--sample", "5"]),
         &[
@@ -492,8 +478,8 @@ fn bad_lines_are_capped_and_a_bad_known_list_is_named_apart() {
         assert!(text.contains("30 bad lines"), "{text}");
     }
     // The known list's bad lines are not the grid file's.
-    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
-    std::fs::write(d.join("list.txt"), format!("x\n{KNOWN17}\ny\n")).unwrap();
+    std::fs::write(d.join("g.txt"), format!("{QUICK_GRID}\n")).unwrap();
+    std::fs::write(d.join("list.txt"), format!("x\n{FIRST_KNOWN17}\ny\n")).unwrap();
     let out = s17(d, &["scan", "g.txt", "-o", "k.txt", "--known", "list.txt"]);
     for expected in [
         "s17 scan: list.txt: line 1: ",
@@ -509,7 +495,7 @@ fn bad_lines_are_capped_and_a_bad_known_list_is_named_apart() {
 fn progress_settings_colour_and_summaries_say_what_they_mean() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
+    std::fs::write(d.join("g.txt"), format!("{QUICK_GRID}\n")).unwrap();
     let out = command(d, &["scan", "g.txt", "-o", "out.txt"])
         .env("S17_PROGRESS_SECS", "abc")
         .output()
@@ -557,7 +543,7 @@ fn help_and_readme_read_right() {
     let dir = tempfile::tempdir().unwrap();
     let help = stdout(&s17(dir.path(), &["enumerate", "--help"]));
     assert!(
-        help.contains("`LINE<TAB>CHOICE<TAB>K<TAB>ENTRY<TAB>GRID`"),
+        help.contains("`LINE<TAB>CHOICE<TAB>K<TAB>ENTRY<TAB>QUICK_GRID`"),
         "{help}"
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

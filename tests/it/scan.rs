@@ -11,8 +11,6 @@
 //! `the_old_slice_spelling_gives_the_same_part`,
 //! `a_second_scan_on_the_same_output_is_refused_at_once`).
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Output;
@@ -23,7 +21,8 @@ use s17::canon::{Transform, minlex_puzzle};
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
 
-use common::bin::{run_in, s17_in};
+use crate::common::bin::sorted_lines;
+use crate::common::bin::{run_in, s17_in};
 
 struct Fixture {
     catalogue: String,
@@ -38,7 +37,7 @@ const BAD_LINES: [usize; 2] = [4, 7];
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let known = &common::fixture().known;
+        let known = &crate::common::fixture().known;
         let grids: Vec<Grid> = known.entries().into_iter().map(|(g, _)| *g).collect();
         let mut rng = fastrand::Rng::with_seed(5);
         let mut pick = || Transform::random(&mut rng).apply_grid(&grids[rng.usize(..grids.len())]);
@@ -68,13 +67,6 @@ fn workdir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("cat.txt"), &fixture().catalogue).unwrap();
     dir
-}
-
-fn sorted_lines(path: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines: Vec<String> = text.lines().map(String::from).collect();
-    lines.sort();
-    lines
 }
 
 fn checkpoint_entries(path: &Path) -> BTreeSet<usize> {
@@ -254,7 +246,7 @@ fn resume_after_a_real_kill_gives_the_uninterrupted_output() {
     // still to come (one thread, a second or more each), so the kill lands
     // mid-scan, which the checkpoint shows afterwards.
     let done = dir.path().join("out.txt.done");
-    let limit = common::progress_limit(300);
+    let limit = crate::common::progress_limit(300);
     let deadline = Instant::now() + limit;
     while finished_entries(&done).is_empty() {
         assert!(

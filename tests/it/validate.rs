@@ -9,8 +9,6 @@
 //! hand on samples of 200 grids and on the whole known list:
 //! benches/HISTORY.md).
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
@@ -18,7 +16,7 @@ use std::sync::OnceLock;
 use s17::canon::{automorphism_count, minlex_puzzle};
 use s17::grid::Puzzle;
 
-use common::bin::{run_in, s17_in};
+use crate::common::bin::{run_in, s17_in};
 
 struct Fixture {
     /// Known 17s of two grids without automorphisms, each list complete.
@@ -28,7 +26,7 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let known = &common::fixture().known;
+        let known = &crate::common::fixture().known;
         // Seeded choice of grids with 2 or 3 known 17s and no automorphism.
         let entries = known.entries();
         let mut rng = fastrand::Rng::with_seed(8);

@@ -10,9 +10,7 @@
 //! complete, so it is the oracle); a count triple searched by no choice
 //! (`both_orientations_give_the_same_17s`).
 
-mod common;
-
-use common::fixture;
+use crate::common::fixture;
 use s17::canon::Transform;
 use s17::generate::random_grid;
 use s17::grid::{Grid, Puzzle};
@@ -21,15 +19,12 @@ use s17::search::{SearchConfig, Searcher};
 fn assert_finds_expected(grid: &Grid) {
     let f = fixture();
     let searcher = Searcher::new(&f.catalogue, &f.tables, SearchConfig::default());
-    common::assert_finds_expected(&searcher, grid);
+    crate::common::assert_finds_expected(&searcher, grid);
 }
 
 #[test]
 fn the_grid_with_29_known_17s_gives_exactly_them() {
-    let grid = Grid::parse(
-        "123456789456789123798231564234675918815943276967812435379164852582397641641528397",
-    )
-    .unwrap();
+    let grid = Grid::parse(crate::common::GRID29).unwrap();
     let f = fixture();
     assert_eq!(f.known.expected(&grid).len(), 29);
     assert_finds_expected(&grid);

@@ -6,44 +6,24 @@
 //! nothing is lost: the unit's files and an earlier merge's output are
 //! byte for byte as they were.
 
-mod common;
-
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::sync::OnceLock;
 
 use s17::campaign::Plan;
 use s17::grid::Puzzle;
 
-use common::bin::s17;
-use common::fixture;
-
-/// The known 17 of slice 331, entry 1683769, in minlex form.
-const KNOWN_17: &str =
-    "........1.......23..4..5.........6...1.37....8..2........1........83....5.6...4..";
+use crate::common::SLICE331_17;
+use crate::common::bin::s17;
+use crate::common::bin::{temp, text};
+use crate::common::fixture;
 
 const SMALL: &str = "28:0..4,331:1683767..1683771";
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/campaign-faults")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    dir
-}
 
 fn finished() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         fixture();
-        let dir = temp("finished");
+        let dir = temp("campaign-faults", "finished");
         let out = s17(&[
             "campaign",
             "plan",
@@ -75,7 +55,7 @@ fn plan(dir: &Path) -> Plan {
 }
 
 fn copy_of_finished(name: &str) -> PathBuf {
-    let dir = temp(name);
+    let dir = temp("campaign-faults", name);
     std::fs::create_dir_all(dir.join("out")).unwrap();
     std::fs::copy(finished().join("units.tsv"), dir.join("units.tsv")).unwrap();
     for item in std::fs::read_dir(finished().join("out")).unwrap() {
@@ -166,7 +146,7 @@ fn rewrite(dir: &Path, unit: usize, output: &str, entry: Option<(u64, u64)>) {
 
 /// An 18 of the known 17's grid: the 17 and one more clue.
 fn an_18() -> String {
-    let p = Puzzle::parse(KNOWN_17).unwrap();
+    let p = Puzzle::parse(SLICE331_17).unwrap();
     let grid = s17::solver::solve(&p, 2).first.unwrap();
     let mut cells = *p.digits();
     let cell = cells.iter().position(|&d| d == 0).unwrap();
@@ -180,8 +160,13 @@ fn a_cut_line_is_named_by_unit_file_and_line() {
     let unit = unit_holding(&dir, 331, 1683769);
     let path = dir.join(format!("out/{unit}.txt"));
     let output = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(output, format!("1683769\t{KNOWN_17}\n"), "the unit's 17");
-    rewrite(&dir, unit, &format!("1683769\t{}\n", &KNOWN_17[..40]), None);
+    assert_eq!(output, format!("1683769\t{SLICE331_17}\n"), "the unit's 17");
+    rewrite(
+        &dir,
+        unit,
+        &format!("1683769\t{}\n", &SLICE331_17[..40]),
+        None,
+    );
     assert_named_and_refused(
         &dir,
         &[&format!(
@@ -214,7 +199,7 @@ fn a_puzzle_of_the_wrong_clue_count_is_named_even_with_its_count_raised() {
     let dir = copy_of_finished("clues");
     let unit = unit_holding(&dir, 331, 1683769);
     let path = dir.join(format!("out/{unit}.txt"));
-    let output = format!("1683769\t{KNOWN_17}\n1683769\t{}\n", an_18());
+    let output = format!("1683769\t{SLICE331_17}\n1683769\t{}\n", an_18());
     rewrite(&dir, unit, &output, Some((1683769, 1)));
     assert_named_and_refused(
         &dir,
@@ -231,7 +216,7 @@ fn an_entry_outside_its_unit_is_named() {
     let unit = unit_holding(&dir, 28, 0);
     let path = dir.join(format!("out/{unit}.txt"));
     let entries = plan(&dir).units[unit].entries.clone();
-    rewrite(&dir, unit, &format!("70\t{KNOWN_17}\n"), None);
+    rewrite(&dir, unit, &format!("70\t{SLICE331_17}\n"), None);
     assert_named_and_refused(
         &dir,
         &[&format!(
@@ -303,7 +288,7 @@ fn a_missing_unit_is_named_and_refused_without_partial() {
 
 #[test]
 fn a_flipped_byte_in_a_flag_file_is_named_with_the_file() {
-    let dir = temp("flag-file");
+    let dir = temp("campaign-faults", "flag-file");
     std::fs::create_dir_all(&dir).unwrap();
     let header = s17::flags::FlagHeader {
         clues: 18,

@@ -3,21 +3,12 @@
 //! they should not, stdin as `-`, out-of-range values, and the answer of
 //! every command.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::bin::{BIN, run_with_stdin, shared_tables};
-
-/// A random grid of `data/sample-grids.txt` (line 3): a search of a
-/// fraction of a second.
-const GRID: &str =
-    "289615473431782569756349821678251934123497658945836217897523146312964785564178392";
-
-/// The first puzzle of `data/known17.txt`.
-const KNOWN17: &str =
-    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+use crate::common::bin::stderr;
+use crate::common::bin::{BIN, run_with_stdin, shared_tables};
+use crate::common::{FIRST_KNOWN17, QUICK_GRID};
 
 /// `s17 ARGS` in `dir` on the shared tables (through `$S17_TABLES`).
 fn command(dir: &Path, args: &[&str]) -> Command {
@@ -33,10 +24,6 @@ fn command(dir: &Path, args: &[&str]) -> Command {
 
 fn s17(dir: &Path, args: &[&str]) -> Output {
     run_with_stdin(&mut command(dir, args), "")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// The names of the files in `dir`, sorted.
@@ -64,8 +51,8 @@ fn assert_exit(out: &Output, code: i32, first: &str) {
 fn an_output_that_is_an_input_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("grids.txt"), format!("{GRID}\n")).unwrap();
-    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    std::fs::write(d.join("grids.txt"), format!("{QUICK_GRID}\n")).unwrap();
+    std::fs::write(d.join("list.txt"), format!("{FIRST_KNOWN17}\n")).unwrap();
     std::os::unix::fs::symlink("grids.txt", d.join("link.txt")).unwrap();
     std::fs::create_dir(d.join("sub")).unwrap();
     let before = files_in(d);
@@ -160,7 +147,7 @@ fn an_output_that_is_an_input_is_refused() {
     }
     assert_eq!(
         std::fs::read_to_string(d.join("grids.txt")).unwrap(),
-        format!("{GRID}\n")
+        format!("{QUICK_GRID}\n")
     );
 }
 
@@ -180,7 +167,7 @@ fn a_scan_with_nothing_to_search_writes_nothing() {
         stderr(&out)
     );
     assert_eq!(files_in(d), ["g.txt"]);
-    std::fs::write(d.join("g.txt"), format!("{GRID}\n")).unwrap();
+    std::fs::write(d.join("g.txt"), format!("{QUICK_GRID}\n")).unwrap();
     let out = s17(d, &["scan", "g.txt", "-o", "out.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = s17(d, &["scan", "missing.txt", "-o", "m.txt"]);
@@ -207,7 +194,7 @@ fn a_scan_with_nothing_to_search_writes_nothing() {
 fn stdin_is_dash_or_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let grid = format!("{GRID}\n");
+    let grid = format!("{QUICK_GRID}\n");
     for (args, name) in [
         (&["scan", "-", "-o", "a.txt"][..], "a.txt"),
         (&["scan", "-o", "b.txt"], "b.txt"),
@@ -223,7 +210,7 @@ fn stdin_is_dash_or_no_file() {
         "s17 scan: error: no grid in <stdin> (it is empty, or holds only blank and '#' lines)",
     );
     for args in [&["validate", "-"][..], &["validate"]] {
-        let out = run_with_stdin(&mut command(d, args), &format!("{KNOWN17}\n"));
+        let out = run_with_stdin(&mut command(d, args), &format!("{FIRST_KNOWN17}\n"));
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         assert!(
             stderr(&out).contains("1 known 17s expected, 1 found, 0 missed"),
@@ -239,7 +226,7 @@ fn stdin_is_dash_or_no_file() {
 fn validate_checkpoint_has_force_and_resume() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("list.txt"), format!("{KNOWN17}\n")).unwrap();
+    std::fs::write(d.join("list.txt"), format!("{FIRST_KNOWN17}\n")).unwrap();
     std::fs::write(d.join("ck.txt"), "not ours\n").unwrap();
     let out = s17(d, &["validate", "list.txt", "--checkpoint", "ck.txt"]);
     assert_eq!(out.status.code(), Some(1));
@@ -366,13 +353,13 @@ fn every_command_answers() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // This grid has no 17 (a random grid).
-    let out = s17(d, &["search", "--first", GRID]);
+    let out = s17(d, &["search", "--first", QUICK_GRID]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stderr(&out), "s17 search: no 17 in grid 1\n");
     assert!(out.stdout.is_empty());
-    let out = s17(d, &["-q", "search", "--first", GRID]);
+    let out = s17(d, &["-q", "search", "--first", QUICK_GRID]);
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
-    let out = s17(d, &["search", "--threads", "100000", GRID]);
+    let out = s17(d, &["search", "--threads", "100000", QUICK_GRID]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).starts_with("s17: warning: --threads 100000 is more than 4 per core; using "),
@@ -410,9 +397,9 @@ fn every_command_answers() {
 /// handler is in place before any work; a wait on that condition, not on
 /// the machine's speed).
 fn interrupt_after(child: &mut std::process::Child, secs: f64) {
-    common::signals::wait_until_caught(child);
+    crate::common::signals::wait_until_caught(child);
     std::thread::sleep(std::time::Duration::from_secs_f64(secs));
-    common::signals::send(child, "INT");
+    crate::common::signals::send(child, "INT");
 }
 
 /// Ctrl-C during `search` and `campaign run` exits 130 with a line that
@@ -421,7 +408,7 @@ fn interrupt_after(child: &mut std::process::Child, secs: f64) {
 fn ctrl_c_says_what_was_done() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let grids: String = (0..200).map(|_| format!("{GRID}\n")).collect();
+    let grids: String = (0..200).map(|_| format!("{QUICK_GRID}\n")).collect();
     std::fs::write(d.join("g.txt"), grids).unwrap();
     let mut child = command(d, &["search", "--input", "g.txt", "--threads", "1"])
         .stdout(std::process::Stdio::null())
@@ -476,7 +463,7 @@ fn ctrl_c_says_what_was_done() {
 fn ctrl_c_in_validate_without_checkpoint_says_what_was_done() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let known = common::bin::data("known17.txt");
+    let known = crate::common::bin::data("known17.txt");
     let args = [
         "validate",
         known.to_str().unwrap(),
