@@ -59,15 +59,16 @@
 //!
 //! [`plan_for`] takes the clue total N (in [`CLUE_RANGE`]; [`plan`] is
 //! N = 17). The rule generalises as stated above: for N = 18 the counts
-//! 6-6-6 give band 3 = hi; for N = 16, 6-5-5 and 6-6-4; N = 19 always has a
-//! band of 7. For 17 the rows stay the same
+//! 6-6-6 give band 3 = hi; for N = 16, 6-5-5 and 6-6-4; N = 19, 20 and 21
+//! always have a band of 7 (6 + 6 + 6 = 18). For 17 the rows stay the same
 //! (`the_17_rows_are_the_table_of_the_17_search` compares them with the
 //! table). The partition is exact for the same reason, and
 //! `every_triple_of_every_clue_count_is_searched_exactly_once` checks it by
-//! brute force for N = 16 to 19, under every ranking of the bands, on every
-//! triple of counts 0 to 9. Again hi is never expanded with more than 6
+//! brute force for every N of [`CLUE_RANGE`] (16 to 21), under every
+//! ranking of the bands, on every triple of counts summing to N (each 0 to
+//! N). Again hi is never expanded with more than 6
 //! clues (a band of 7 or more that is highest-ranked is band 3). Bands 1 and
-//! 2 then need valid sets of 7 and 8 cells (N = 19: up to N − 7 − the other
+//! 2 then need valid sets of 7 cells and more (up to N − 7 − the other
 //! band's minimum): `search::BandSets::for_band` builds any size above 6
 //! from the band's minimal UAs (`band::valid_sets`), and a grid's search
 //! keeps each band's sets of each size once built (`search::GridSets`),
@@ -118,8 +119,11 @@ pub fn search_order(row: &Counts) -> (std::cmp::Reverse<usize>, usize) {
 pub const CLUES: usize = 17;
 
 /// The clue totals a search may look for (`--clues`): below 16 no puzzle
-/// exists, and 19 is as far as the plan's rows stay affordable.
-pub const CLUE_RANGE: std::ops::RangeInclusive<usize> = 16..=19;
+/// exists; 21 is the largest lowest clue count known of any grid (four
+/// grids have a 21 and no 20), so `s17 lowest` settles every grid known.
+/// Nothing in the plan stops at 21: a larger N only builds larger valid
+/// sets of bands 1 and 2.
+pub const CLUE_RANGE: std::ops::RangeInclusive<usize> = 16..=21;
 
 /// Ranks three bands by cost (ties by position): returns the grid band
 /// indices ordered lo, mid, hi.
@@ -260,9 +264,10 @@ mod tests {
 
     #[test]
     fn every_triple_of_every_clue_count_is_searched_exactly_once() {
-        // For N = 16 to 19 and every ranking of the bands (the 6 orders of
-        // three distinct costs, and ties), each triple of band clue counts
-        // (0 to 9 each) summing to N lies in exactly one row of one choice.
+        // For every N of the range (16 to 21) and every ranking of the bands
+        // (the 6 orders of three distinct costs, and ties), each triple of
+        // band clue counts summing to N lies in exactly one row of one
+        // choice.
         let mut costs = vec![[5, 5, 5]];
         for a in 0..3u64 {
             for b in (0..3).filter(|&b| b != a) {
@@ -276,11 +281,9 @@ mod tests {
                 for row in choices.iter().flat_map(|c| &c.rows) {
                     assert_eq!(row.x + row.y + row.z, clues, "{row:?}");
                 }
-                for a in 0..=9 {
-                    for b in 0..=9 {
-                        let Some(c) = clues.checked_sub(a + b).filter(|&c| c <= 9) else {
-                            continue;
-                        };
+                for a in 0..=clues {
+                    for b in 0..=clues - a {
+                        let c = clues - a - b;
                         let by_band = [a, b, c];
                         let hits = times_searched(&choices, by_band);
                         assert_eq!(hits, 1, "N = {clues}, costs {cost:?}: {by_band:?}");

@@ -27,11 +27,11 @@ est=$1 build=$2 machine=$3 goal=${4:-}
 [[ -r $est ]] || die "cannot read $est"
 case $goal in
     "") flags="" table=data/ed-costs.tsv ;;
-    1[6-9] | 1[6-9]-first)
+    1[6-9] | 1[6-9]-first | 2[01] | 2[01]-first)
         flags=" --clues ${goal%-first}"
         [[ $goal == *-first ]] && flags+=" --first"
         table=data/ed-costs-$goal.tsv ;;
-    *) die "GOAL must be N or N-first, N from 16 to 19 (got '$goal')" ;;
+    *) die "GOAL must be N or N-first, N from 16 to 21 (got '$goal')" ;;
 esac
 # The estimate's entries per slice (the largest SAMPLED): its --estimate.
 per_slice=$(awk -F'\t' '!/^#/ && $4 > m { m = $4 } END { print m + 0 }' "$est")

@@ -170,7 +170,7 @@ impl SearchArgs {
 /// `tune`).
 #[derive(clap::Args, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CluesArg {
-    /// Look for the puzzles of N clues (16 to 19): every minimal one, unless
+    /// Look for the puzzles of N clues (16 to 21): every minimal one, unless
     /// --non-minimal
     #[arg(
         long,
@@ -204,7 +204,7 @@ impl clap::builder::TypedValueParser for ClueCount {
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        const NAMES: [&str; 4] = ["16", "17", "18", "19"];
+        const NAMES: [&str; 6] = ["16", "17", "18", "19", "20", "21"];
         debug_assert!(
             NAMES
                 .iter()

@@ -58,7 +58,7 @@ pub struct Args {
     /// (CHOICES: hi, mid, lo).
     #[arg(long, conflicts_with = "count")]
     pub visits: bool,
-    /// For each grid or puzzle of 16 to 19 clues of FILE ('-': stdin):
+    /// For each grid or puzzle of 16 to 21 clues of FILE ('-': stdin):
     /// `LINE<TAB>CHOICE<TAB>K<TAB>ENTRY<TAB>GRID`, where its ED class is
     /// visited (three lines for a grid, one for a puzzle).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["band", "count", "all", "visits"])]

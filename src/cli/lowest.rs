@@ -170,7 +170,7 @@ impl Tally {
         self.distribution()
     }
 
-    /// The grids by lowest count: `17: 2, 19: 3, >19: 1`.
+    /// The grids by lowest count: `17: 2, 19: 3, >21: 1`.
     fn distribution(&self) -> String {
         let counts: Vec<String> = self
             .by_count

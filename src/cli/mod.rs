@@ -42,7 +42,7 @@ mod tables;
 mod tune;
 mod validate;
 
-/// Finds every minimal sudoku puzzle of 17 clues (or 16 to 19) of a solution grid.
+/// Finds every minimal sudoku puzzle of 17 clues (or 16 to 21) of a solution grid.
 #[derive(Parser, Debug)]
 #[command(
     name = "s17",
@@ -63,7 +63,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Find every minimal puzzle of 17 clues (or --clues 16 to 19) of each solution grid.
+    /// Find every minimal puzzle of 17 clues (or --clues 16 to 21) of each solution grid.
     Search(search::Args),
     /// Search every grid of a grid file into a resumable output file.
     Scan(scan::Args),
@@ -83,7 +83,7 @@ enum Command {
     Tables(tables::Args),
     /// The catalogue of essentially different grids, by slice and entry.
     Enumerate(enumerate::Args),
-    /// Every 17 (or --clues 16 to 19) of a slice of the ED catalogue, or of a range of its entries.
+    /// Every 17 (or --clues 16 to 21) of a slice of the ED catalogue, or of a range of its entries.
     Exhaust(exhaust::Args),
     /// Many slices of the ED catalogue as units for a cluster: plan, run, status, merge.
     Campaign(campaign::Args),

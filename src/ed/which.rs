@@ -9,7 +9,11 @@ use crate::plan::{CLUE_RANGE, band3_for};
 /// Why a line cannot be placed in the catalogue.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WhichError {
-    #[error("a puzzle must have 16 to 19 clues to be placed (it has {0})")]
+    #[error(
+        "a puzzle must have {lo} to {hi} clues to be placed (it has {0})",
+        lo = CLUE_RANGE.start(),
+        hi = CLUE_RANGE.end()
+    )]
     WrongClueCount(usize),
     #[error("the puzzle has no solution")]
     NoSolution,

@@ -175,7 +175,7 @@ fn goal(clues: usize, first: bool, non_minimal: bool) -> PyResult<Goal> {
     })
 }
 
-/// Every minimal puzzle of `clues` clues (17 to 19; 16 finds none) whose
+/// Every minimal puzzle of `clues` clues (17 to 21; 16 finds none) whose
 /// unique solution is `grid`, sorted (`s17 search --clues CLUES`). `first`:
 /// stop at the first found (a list of one or none); `non_minimal`: also the
 /// valid puzzles a clue can be removed from; `threads`: worker threads (0:
@@ -211,7 +211,7 @@ fn search(
 #[pyclass(frozen, get_all, module = "s17")]
 #[derive(Clone)]
 struct Lowest {
-    /// The lowest clue count, or `None` when no count searched (17 to 19)
+    /// The lowest clue count, or `None` when no count searched (17 to 21)
     /// has a puzzle.
     count: Option<usize>,
     /// A puzzle of the lowest count (unique and minimal), or `None`.
@@ -256,7 +256,8 @@ impl Lowest {
 
 /// The lowest clue count of `grid` with a witness puzzle and what was
 /// proven below it (`s17 lowest`): the complete 17 search, then the first
-/// 18, then the first 19. `threads` and `tables` as for `search`.
+/// 18, then the first 19, 20 and 21. `threads` and `tables` as for
+/// `search`.
 #[pyfunction]
 #[pyo3(signature = (grid, *, threads = 0, tables = None))]
 fn lowest(py: Python<'_>, grid: &str, threads: usize, tables: Option<PathBuf>) -> PyResult<Lowest> {

@@ -647,13 +647,14 @@ fn first_looks_around_a_17() {
 }
 
 /// `--clues 19 --first` on a grid holding 17s prints a minimal 19 of it
-/// (checked like every output); clue counts outside 16 to 19 are refused.
+/// (checked like every output); clue counts outside 16 to 21 are refused,
+/// and the help says that range.
 #[test]
 fn nineteen_first_and_the_range_of_clues() {
     let k = corpus()[0];
     let found = search(&k.grid, &Ask::clues(19).first());
     assert_eq!(found.len(), 1, "{}", k.grid);
-    for clues in ["15", "20", "0"] {
+    for clues in ["15", "22", "0"] {
         let out = s17(
             &["search", "--tables", tables(), "--clues", clues, GRID29],
             None,
@@ -661,6 +662,13 @@ fn nineteen_first_and_the_range_of_clues() {
         );
         assert_eq!(out.status.code(), Some(2), "--clues {clues}");
         assert!(out.stdout.is_empty());
+    }
+    let range = s17::plan::CLUE_RANGE;
+    let words = format!("{} to {}", range.start(), range.end());
+    for command in ["search", "scan"] {
+        let help = s17(&[command, "--help"], None, false);
+        let help = String::from_utf8(help.stdout).unwrap();
+        assert!(help.contains(&words), "{command} --help: {help}");
     }
 }
 

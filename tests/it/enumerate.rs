@@ -146,7 +146,7 @@ fn bad_lines_are_named_and_the_rest_placed() {
     assert!(stderr.contains("bad.txt: line 1:"), "{stderr}");
     assert!(
         stderr
-            .contains("bad.txt: line 3: a puzzle must have 16 to 19 clues to be placed (it has 1)"),
+            .contains("bad.txt: line 3: a puzzle must have 16 to 21 clues to be placed (it has 1)"),
         "{stderr}"
     );
     assert_eq!(

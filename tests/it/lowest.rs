@@ -138,6 +138,50 @@ fn a_grid_without_17_with_an_18_is_18() {
     );
 }
 
+/// Published grids whose lowest count is above 19, settled by other
+/// programs that share no code with s17: G. McGuire's grid with no 19 and
+/// a 20 (posted to the math-fun list, checked with his `checker`), and
+/// the four grids with a 21 and no 20 that "blue" posted in 2019 (forum
+/// of enjoysudoku.com, "Grids containing a 21 but no 20"; minlex forms).
+/// `lowest` proves no 17, 18, 19 (and 20) by complete searches and
+/// finds the first 20 (21); each witness is checked by the solver and is
+/// what `search --clues N --first` prints. About 4 s of CPU in all.
+#[test]
+fn the_published_20_and_21_grids_are_20_and_21() {
+    const TWENTY: &str =
+        "145726983837495261926381574293874156581269347674153892318547629459632718762918435";
+    const TWENTY_ONE: [&str; 4] = [
+        "123456789456789123789123456214897365365214897897365214541632978632978541978541632",
+        "123456789456789123789132465218967534564213978937548216391875642645321897872694351",
+        "123456789457189326689327154216534897745891632938672541361245978574918263892763415",
+        "123456789457189326689327154216534897745891632938672541392765418574918263861243975",
+    ];
+    let mut args = vec!["lowest", "--threads", "1", TWENTY];
+    args.extend(TWENTY_ONE);
+    let got = lines(&run(&args));
+    assert_eq!(got.len(), 5);
+    for (line, text) in got.iter().zip(std::iter::once(TWENTY).chain(TWENTY_ONE)) {
+        let grid = Grid::parse(text).unwrap();
+        let witness = line.witness.unwrap();
+        check_witness(&grid, &witness);
+        let (count, how) = match line.index {
+            1 => (
+                "20",
+                "20 witness (first found); no 17, 18 or 19 (complete searches)",
+            ),
+            _ => (
+                "21",
+                "21 witness (first found); no 17, 18, 19 or 20 (complete searches)",
+            ),
+        };
+        assert_eq!((line.count.as_str(), line.how.as_str()), (count, how));
+        assert_eq!(witness.clue_count().to_string(), count);
+        if line.index <= 2 {
+            assert_eq!(search(&grid, &["--clues", count, "--first"]), vec![witness]);
+        }
+    }
+}
+
 /// A grid file with a bad line and two grids of the known list, into a resumable
 /// output: the file holds `LINE<TAB>WITNESS` by line number, stdout the
 /// same answers, the bad line is named (exit 1), and a resume of the

@@ -101,7 +101,7 @@ def test_search_as_the_cli(cli, tables):
 
 
 def lowest_line(answer: "s17.Lowest") -> list[str]:
-    count = str(answer.count) if answer.count is not None else ">19"
+    count = str(answer.count) if answer.count is not None else ">21"
     return [count, answer.witness or "-", answer.how]
 
 
@@ -114,6 +114,24 @@ def test_lowest_as_the_cli(cli, tables):
         assert s17.count_solutions(answer.witness) == 1
     assert answer.count == 19 and answer.proven_none == [17, 18]
     assert s17.lowest(TWO17, tables=tables).seventeens == 2
+
+
+# Published grids of lowest count 20 (G. McGuire) and 21 (no 20; "blue",
+# enjoysudoku.com forum, 2019), settled by programs other than s17.
+TWENTY = "145726983837495261926381574293874156581269347674153892318547629459632718762918435"
+TWENTY_ONE = "123456789456789123789123456214897365365214897897365214541632978632978541978541632"
+
+
+def test_lowest_20_and_21_as_the_cli(cli, tables):
+    for grid, count in ((TWENTY, 20), (TWENTY_ONE, 21)):
+        answer = s17.lowest(grid, tables=tables, threads=1)
+        line = cli("lowest", "--threads", "1", grid).stdout.rstrip("\n").split("\t")
+        assert line[1:] == lowest_line(answer), grid
+        assert answer.count == count
+        assert answer.proven_none == list(range(17, count))
+        assert s17.count_solutions(answer.witness) == 1
+        first = s17.search(grid, count, first=True, tables=tables, threads=1)
+        assert first == [answer.witness]
 
 
 def test_tables_path_is_the_cli_s(cli, tables, monkeypatch):
@@ -176,8 +194,8 @@ def test_bad_input_raises_value_error_with_the_cli_s_words(cli, tables, tmp_path
     stderr = cli("scan", str(path), "-o", str(tmp_path / "o.txt")).stderr
     assert f"{path}: line 2: " in str(raised.value)
     assert str(raised.value) in stderr
-    with pytest.raises(ValueError, match="range 16 to 19"):
-        s17.search(ONE17, 20, tables=tables)
+    with pytest.raises(ValueError, match="range 16 to 21"):
+        s17.search(ONE17, 22, tables=tables)
 
 
 def test_ctrl_c_stops_a_long_search(tables):

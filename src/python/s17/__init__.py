@@ -1,4 +1,4 @@
-"""s17 from Python: every minimal 17- to 19-clue puzzle of a sudoku grid,
+"""s17 from Python: every minimal 17- to 21-clue puzzle of a sudoku grid,
 the lowest clue count of a grid, the solver and minlex canonical forms.
 
 Grids and puzzles are 81-character strings (``.`` or ``0`` for an empty
@@ -7,7 +7,7 @@ raises ``ValueError`` with the command line's words. Long searches release
 the GIL and stop at Ctrl-C (``KeyboardInterrupt``).
 
     >>> import s17
-    >>> s17.lowest(grid).count          # 17, 18, 19, or None (above 19)
+    >>> s17.lowest(grid).count          # 17 to 21, or None (above 21)
     >>> s17.search(grid, 18, first=True)
     >>> for line, puzzles in s17.scan("grids.txt"): ...
 """

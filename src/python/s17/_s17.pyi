@@ -9,7 +9,7 @@ class Lowest:
     """The lowest clue count of a grid, as ``s17 lowest`` answers it."""
 
     count: Optional[int]
-    """The lowest clue count, or None when no count searched (17 to 19) has a puzzle."""
+    """The lowest clue count, or None when no count searched (17 to 21) has a puzzle."""
     witness: Optional[str]
     """A puzzle of the lowest count (unique and minimal), or None."""
     proven_none: list[int]
@@ -45,7 +45,7 @@ def search(
     threads: int = 0,
     tables: Optional[_Path] = None,
 ) -> list[str]:
-    """Every minimal puzzle of ``clues`` clues (16 to 19) of ``grid``, sorted."""
+    """Every minimal puzzle of ``clues`` clues (16 to 21) of ``grid``, sorted."""
 
 def lowest(grid: str, *, threads: int = 0, tables: Optional[_Path] = None) -> Lowest:
     """The lowest clue count of ``grid``, a witness, and what was proven below it."""
