@@ -181,7 +181,7 @@ mod tests {
     }
 
     #[test]
-    fn header_words_round_trip_and_every_17_has_none() {
+    fn display_words_round_trip_and_every_17_has_none() {
         assert_eq!(Goal::default().to_string(), "");
         assert_eq!("".parse(), Ok(Goal::default()));
         let goal = Goal {
