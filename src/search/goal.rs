@@ -43,7 +43,7 @@ impl Default for Goal {
     }
 }
 
-/// The clue range for people: "16 to 19" ([`plan::CLUE_RANGE`]).
+/// The clue range for people, "LOW to HIGH" ([`plan::CLUE_RANGE`]).
 pub fn clue_range_text() -> String {
     format!("{} to {}", CLUE_RANGE.start(), CLUE_RANGE.end())
 }
