@@ -119,7 +119,7 @@ pub fn checkpoint_header(
         } else {
             range.end.to_string()
         },
-        goal_words(goal),
+        goal,
     );
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(format!("{detail} {config:?}").as_bytes());
@@ -189,12 +189,6 @@ impl<'f> EntryRecorder<'f> {
         self.files.sync()?;
         Ok(self.totals)
     }
-}
-
-/// The goal as the words of a checkpoint header or a campaign's plan
-/// ([`Goal::header_words`]).
-pub fn goal_words(goal: &Goal) -> String {
-    goal.header_words()
 }
 
 impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {

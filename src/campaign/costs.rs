@@ -15,7 +15,6 @@
 use std::path::{Path, PathBuf};
 
 use super::{CampaignError, SLICES};
-use crate::plan::CLUES;
 use crate::search::Goal;
 
 /// The smallest cost of an entry, in CPU seconds: a slice whose sample
@@ -45,17 +44,10 @@ pub const GOAL_TABLES: &[(&str, &str)] = &[
 /// else `data/ed-costs-N.tsv` or, first per visit, `data/ed-costs-N-first.tsv`
 /// (minimal or not share a table).
 pub fn table_name(goal: &Goal) -> String {
-    if goal.clues == CLUES {
-        "data/ed-costs.tsv".to_string()
-    } else {
-        format!("data/ed-costs-{}.tsv", goal_key(goal))
+    match goal.cost_key() {
+        None => "data/ed-costs.tsv".to_string(),
+        Some(key) => format!("data/ed-costs-{key}.tsv"),
     }
-}
-
-/// A goal as the cost tables name it: `N`, or `N-first` (the GOAL argument
-/// of `tools/ed-costs.sh`).
-fn goal_key(goal: &Goal) -> String {
-    format!("{}{}", goal.clues, if goal.first { "-first" } else { "" })
 }
 
 /// One slice's line.
@@ -152,20 +144,22 @@ impl CostTable {
     /// no table is refused, naming the missing file and the command that
     /// makes it (a 17 table scaled by a guess would balance nothing).
     pub fn for_goal(goal: &Goal) -> Result<CostTable, CampaignError> {
-        if goal.clues == CLUES {
+        let Some(key) = goal.cost_key() else {
             return Ok(CostTable::committed());
-        }
+        };
         let name = table_name(goal);
         match GOAL_TABLES.iter().find(|(n, _)| *n == name) {
             Some((n, text)) => CostTable::parse(text, Path::new(n)),
             None => Err(CampaignError::NoCostTable {
-                goal: crate::campaign::goal_description(goal),
+                goal: goal.description(),
                 table: name.clone(),
                 command: format!(
-                    "s17 exhaust --estimate 4 --threads 1 --clues {}{} > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE {} > {name}",
-                    goal.clues,
-                    if goal.first { " --first" } else { "" },
-                    goal_key(goal),
+                    "s17 exhaust --estimate 4 --threads 1 {} > est.tsv && tools/ed-costs.sh est.tsv BUILD MACHINE {key} > {name}",
+                    Goal {
+                        non_minimal: false,
+                        ..*goal
+                    }
+                    .flags(),
                 ),
             }),
         }

@@ -276,13 +276,11 @@ pub fn merge_flags(
                 .partition(|r| holds(searched, r.entry as u64));
             let flags = SliceFlags {
                 header: FlagHeader {
-                    clues: status.goal.clues as u32,
-                    kind: FlagHeader::kind_of(&status.goal),
-                    slice: k as u32,
                     grids: costs.slices[k].grids,
                     searched: searched_grids,
                     covered,
                     flagged: inside.len() as u64,
+                    ..FlagHeader::for_goal(&status.goal, k)
                 },
                 records: inside,
             };

@@ -47,7 +47,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::output::OutputError;
-use crate::search::Goal;
 use crate::tables::TableError;
 
 pub use costs::CostTable;
@@ -119,42 +118,6 @@ pub enum CampaignError {
         #[source]
         source: TableError,
     },
-}
-
-/// A goal for people: "17s, all", "18s (minimal), first per visit", "18s
-/// (minimal or not), all".
-pub fn goal_description(goal: &Goal) -> String {
-    let mut text = format!("{}s", goal.clues);
-    if goal.clues != crate::plan::CLUES || goal.non_minimal {
-        text += if goal.non_minimal {
-            " (minimal or not)"
-        } else {
-            " (minimal)"
-        };
-    }
-    text += if goal.first {
-        ", first per visit"
-    } else {
-        ", all"
-    };
-    text
-}
-
-/// The goal named by words as [`crate::exhaust::goal_words`] writes them
-/// (` clues=18 first non-minimal`; none: every 17), among other words of a
-/// header; `None` when a `clues=` word does not parse.
-pub fn goal_from_words(words: &str) -> Option<Goal> {
-    let mut goal = Goal::default();
-    for word in words.split_whitespace() {
-        if let Some(n) = word.strip_prefix("clues=") {
-            goal.clues = n.parse().ok()?;
-        } else if word == "first" {
-            goal.first = true;
-        } else if word == "non-minimal" {
-            goal.non_minimal = true;
-        }
-    }
-    Some(goal)
 }
 
 pub(crate) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> CampaignError + '_ {

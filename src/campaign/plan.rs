@@ -33,8 +33,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
 
-use super::{CampaignError, CostTable, SLICES, goal_from_words};
-use crate::exhaust::goal_words;
+use super::{CampaignError, CostTable, SLICES};
 use crate::search::Goal;
 
 pub use super::scripts::{ARRAY_CHUNK, WORKER_ROUNDS, default_job_time, format_hours, slurm_time};
@@ -208,7 +207,7 @@ pub struct Plan {
     pub header: String,
     pub units: Vec<Unit>,
     /// What every unit searches for (named in the header by
-    /// [`crate::exhaust::goal_words`] before `costs=`; none: every 17).
+    /// its `Display` words before `costs=`; none: every 17).
     pub goal: Goal,
 }
 
@@ -266,7 +265,7 @@ impl Plan {
             plan.units.len(),
             plan.entries(),
             format_hours(plan.seconds()),
-            goal_words(&goal),
+            goal,
             costs.source,
         );
         Ok(plan)
@@ -348,9 +347,9 @@ impl Plan {
         // The goal's words come before `costs=` (whose source may hold any
         // words).
         let words = header.split(" costs=").next().unwrap_or_default();
-        let goal = goal_from_words(words)
-            .filter(|g| crate::plan::CLUE_RANGE.contains(&g.clues))
-            .ok_or_else(|| bad(1, "a bad clues= in the header".to_string()))?;
+        let goal: Goal = words
+            .parse()
+            .map_err(|_| bad(1, "a bad clues= in the header".to_string()))?;
         let mut units = Vec::new();
         for (i, line) in lines {
             let n = i + 1;

@@ -19,10 +19,7 @@ use std::fs::{self, File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{
-    CampaignError, Plan, Unit, goal_description, goal_from_words, io_error, out_dir, unit_costs,
-    unit_output,
-};
+use super::{CampaignError, Plan, Unit, io_error, out_dir, unit_costs, unit_output};
 use crate::ed::{Ed, Entry};
 pub use crate::exhaust::RunTotals;
 use crate::exhaust::driver::{self, DriveError};
@@ -76,20 +73,22 @@ impl UnitRun {
                     expected,
                     found,
                 }) => {
-                    return Err(match other_goal(&found, &plan.goal) {
-                        Some(found) => CampaignError::OtherGoal {
-                            unit: number,
-                            path,
-                            found,
-                            expected: goal_description(&plan.goal),
+                    return Err(
+                        match found.parse::<Goal>().ok().filter(|g| *g != plan.goal) {
+                            Some(theirs) => CampaignError::OtherGoal {
+                                unit: number,
+                                path,
+                                found: theirs.description(),
+                                expected: plan.goal.description(),
+                            },
+                            None => OutputError::Mismatch {
+                                path,
+                                expected,
+                                found,
+                            }
+                            .into(),
                         },
-                        None => OutputError::Mismatch {
-                            path,
-                            expected,
-                            found,
-                        }
-                        .into(),
-                    });
+                    );
                 }
                 Err(e) => return Err(e.into()),
             };
@@ -193,13 +192,6 @@ fn drive_error(e: DriveError) -> CampaignError {
         DriveError::Output(e) => CampaignError::Output(e),
         DriveError::Costs { path, source } => CampaignError::Io { path, source },
     }
-}
-
-/// The goal a checkpoint header names, for people, when it is not `goal`.
-pub(crate) fn other_goal(header: &str, goal: &Goal) -> Option<String> {
-    let words = header.find(" band=").map_or(header, |i| &header[i..]);
-    let found = goal_from_words(words)?;
-    (found != *goal).then(|| goal_description(&found))
 }
 
 /// Opens a unit's cost file for appending, first cutting a partial last

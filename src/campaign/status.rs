@@ -359,11 +359,11 @@ fn read_unit(
         None => expected.clone(), // no complete header: nothing checkpointed
     };
     if work_of(&found) != work_of(&expected) {
-        if let Some(other) = super::run::other_goal(&found, goal) {
+        if let Some(theirs) = found.parse::<Goal>().ok().filter(|g| g != goal) {
             problems.push(Problem::OtherGoal {
                 unit: n,
-                found: other,
-                expected: super::goal_description(goal),
+                found: theirs.description(),
+                expected: goal.description(),
             });
             return Ok(status);
         }

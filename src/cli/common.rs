@@ -6,7 +6,7 @@ use anyhow::Context;
 
 use crate::band::BandCatalogue;
 use crate::plan::{CLUE_RANGE, CLUES};
-use crate::search::{Goal, SearchConfig, TUNING_OPTIONS, TuningOption};
+use crate::search::{Goal, SearchConfig, TUNING_OPTIONS, TuningOption, clue_range_text};
 use crate::tables::{
     self, BandTables, BuildProgress, BuildSummary, TableError, default_table_path,
 };
@@ -170,10 +170,14 @@ impl SearchArgs {
 /// `tune`).
 #[derive(clap::Args, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CluesArg {
-    /// Look for the puzzles of N clues (16 to 21): every minimal one, unless
-    /// --non-minimal
+    /// Look for the puzzles of N clues (the clue range): every minimal one,
+    /// unless --non-minimal
     #[arg(
         long,
+        help = format!(
+            "Look for the puzzles of N clues ({}): every minimal one, unless --non-minimal",
+            clue_range_text()
+        ),
         value_name = "N",
         default_value_t = CLUES,
         value_parser = ClueCount,
@@ -204,7 +208,7 @@ impl clap::builder::TypedValueParser for ClueCount {
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        const NAMES: [&str; 6] = ["16", "17", "18", "19", "20", "21"];
+        const NAMES: [&str; 4] = ["16", "17", "18", "19"];
         debug_assert!(
             NAMES
                 .iter()

@@ -58,10 +58,19 @@ pub struct Args {
     /// (CHOICES: hi, mid, lo).
     #[arg(long, conflicts_with = "count")]
     pub visits: bool,
-    /// For each grid or puzzle of 16 to 21 clues of FILE ('-': stdin):
-    /// `LINE<TAB>CHOICE<TAB>K<TAB>ENTRY<TAB>GRID`, where its ED class is
-    /// visited (three lines for a grid, one for a puzzle).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["band", "count", "all", "visits"])]
+    /// For each grid or puzzle of the clue range of FILE ('-': stdin):
+    /// where its ED class is visited.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["band", "count", "all", "visits"],
+        help = format!(
+            "For each grid or puzzle of {} clues of FILE ('-': stdin): \
+             `LINE<TAB>CHOICE<TAB>K<TAB>ENTRY<TAB>GRID`, where its ED class is visited \
+             (three lines for a grid, one for a puzzle)",
+            crate::search::clue_range_text()
+        ),
+    )]
     pub which: Option<PathBuf>,
     /// Worker threads (0 = all cores).
     #[arg(long, default_value_t = 0)]

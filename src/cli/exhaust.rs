@@ -333,7 +333,7 @@ fn estimate(args: &Args, n: u64, config: SearchConfig, quiet: bool) -> Outcome {
          them); {:.3e} s for {} = {:.4} s per grid (one thread), {:.1} core-years{error}",
         slices.start,
         slices.end,
-        crate::exhaust::goal_words(&goal),
+        goal,
         counted(e.sampled_entries as u64, "entry"),
         e.sampled_secs,
         counted(e.sampled_grids, "ED grid"),

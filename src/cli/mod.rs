@@ -63,7 +63,11 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Find every minimal puzzle of 17 clues (or --clues 16 to 21) of each solution grid.
+    /// Find every minimal puzzle of 17 clues (or of the clue range) of each solution grid.
+    #[command(about = format!(
+        "Find every minimal puzzle of 17 clues (or --clues {}) of each solution grid",
+        crate::search::clue_range_text()
+    ))]
     Search(search::Args),
     /// Search every grid of a grid file into a resumable output file.
     Scan(scan::Args),
@@ -83,7 +87,11 @@ enum Command {
     Tables(tables::Args),
     /// The catalogue of essentially different grids, by slice and entry.
     Enumerate(enumerate::Args),
-    /// Every 17 (or --clues 16 to 21) of a slice of the ED catalogue, or of a range of its entries.
+    /// Every 17 (or of the clue range) of a slice of the ED catalogue, or of a range of its entries.
+    #[command(about = format!(
+        "Every 17 (or --clues {}) of a slice of the ED catalogue, or of a range of its entries",
+        crate::search::clue_range_text()
+    ))]
     Exhaust(exhaust::Args),
     /// Many slices of the ED catalogue as units for a cluster: plan, run, status, merge.
     Campaign(campaign::Args),

@@ -112,7 +112,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let mode = open_mode(args.resume, args.force);
     let mut opened = run
         .open(&header, mode, input.known.as_ref())
-        .map_err(|e| other_goal(e, goal))?;
+        .map_err(|e| explain_goal_mismatch(e, goal))?;
     let state = &opened.state;
     let todo: Vec<_> = input
         .grid_file
@@ -261,52 +261,23 @@ fn read_input(args: &Args, grids: &Path) -> anyhow::Result<Option<Input>> {
 /// before `--clues` came), so the checkpoints of older builds resume; then
 /// ` clues=N`, ` first` and ` non-minimal` for another goal.
 fn header_detail(part: Part, goal: Goal) -> String {
-    format!("slice={part}{}", goal.header_words())
-}
-
-/// The goal a checkpoint header of [`header_detail`] names.
-fn header_goal(header: &str) -> Goal {
-    let mut goal = Goal::default();
-    for word in header.split_whitespace() {
-        match word {
-            "first" => goal.first = true,
-            "non-minimal" => goal.non_minimal = true,
-            _ => {
-                if let Some(n) = word.strip_prefix("clues=").and_then(|n| n.parse().ok()) {
-                    goal.clues = n;
-                }
-            }
-        }
-    }
-    goal
-}
-
-/// A goal as the flags that ask for it.
-fn goal_flags(goal: Goal) -> String {
-    let mut flags = format!("--clues {}", goal.clues);
-    if goal.first {
-        flags += " --first";
-    }
-    if goal.non_minimal {
-        flags += " --non-minimal";
-    }
-    flags
+    format!("slice={part}{goal}")
 }
 
 /// A resume refused because the checkpoint was written for another goal
 /// says so; any other error is passed on.
-fn other_goal(err: anyhow::Error, goal: Goal) -> anyhow::Error {
-    if let Some(OutputError::Mismatch { path, found, .. }) = err.downcast_ref() {
-        let theirs = header_goal(found);
-        if theirs != goal {
-            return anyhow::anyhow!(
-                "checkpoint {} was written by a scan with {}, and this one asks for {}: \
-                 resume with the same options, or pass --force to start over",
-                path.display(),
-                goal_flags(theirs),
-                goal_flags(goal)
-            );
-        }
+fn explain_goal_mismatch(err: anyhow::Error, goal: Goal) -> anyhow::Error {
+    if let Some(OutputError::Mismatch { path, found, .. }) = err.downcast_ref()
+        && let Ok(theirs) = found.parse::<Goal>()
+        && theirs != goal
+    {
+        return anyhow::anyhow!(
+            "checkpoint {} was written by a scan with {}, and this one asks for {}: \
+             resume with the same options, or pass --force to start over",
+            path.display(),
+            theirs.flags(),
+            goal.flags()
+        );
     }
     err
 }
@@ -354,7 +325,7 @@ mod tests {
         let part: Part = "2/3".parse().unwrap();
         assert_eq!(header_detail(part, Goal::default()), "slice=2/3");
         let old = checkpoint_header("scan", 7, "slice=2/3");
-        assert_eq!(header_goal(&old), Goal::default());
+        assert_eq!(old.parse(), Ok(Goal::default()));
         for clues in crate::plan::CLUE_RANGE {
             for first in [false, true] {
                 for non_minimal in [false, true] {
@@ -364,7 +335,7 @@ mod tests {
                         non_minimal,
                     };
                     let header = checkpoint_header("scan", 7, &header_detail(part, goal));
-                    assert_eq!(header_goal(&header), goal, "{header}");
+                    assert_eq!(header.parse(), Ok(goal), "{header}");
                 }
             }
         }

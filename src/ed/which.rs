@@ -5,15 +5,12 @@ use super::{Ed, Visit};
 use crate::band::Band;
 use crate::grid::{Grid, Puzzle};
 use crate::plan::{CLUE_RANGE, band3_for};
+use crate::search::clue_range_text;
 
 /// Why a line cannot be placed in the catalogue.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WhichError {
-    #[error(
-        "a puzzle must have {lo} to {hi} clues to be placed (it has {0})",
-        lo = CLUE_RANGE.start(),
-        hi = CLUE_RANGE.end()
-    )]
+    #[error("a puzzle must have {range} clues to be placed (it has {0})", range = clue_range_text())]
     WrongClueCount(usize),
     #[error("the puzzle has no solution")]
     NoSolution,

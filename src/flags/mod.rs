@@ -121,9 +121,18 @@ pub struct FlagHeader {
 }
 
 impl FlagHeader {
-    /// The kind bits of a goal.
-    pub fn kind_of(goal: &crate::search::Goal) -> u32 {
-        (goal.first as u32 * KIND_FIRST) | (goal.non_minimal as u32 * KIND_NON_MINIMAL)
+    /// The header of slice `slice`'s flags of a campaign searching for
+    /// `goal` (clue count and kind bits), its counts zero.
+    pub fn for_goal(goal: &crate::search::Goal, slice: usize) -> FlagHeader {
+        FlagHeader {
+            clues: goal.clues as u32,
+            kind: (goal.first as u32 * KIND_FIRST) | (goal.non_minimal as u32 * KIND_NON_MINIMAL),
+            slice: slice as u32,
+            grids: 0,
+            searched: 0,
+            covered: 0,
+            flagged: 0,
+        }
     }
 
     /// What the flag says, for people: "has a minimal 18 (first per visit)".

@@ -36,6 +36,7 @@
 //! uses: `grep -rn 'use crate::search\|use super::' src/search`.
 
 pub mod band3;
+pub mod goal;
 pub mod harvest;
 pub mod hitting;
 pub mod look;
@@ -60,6 +61,7 @@ use crate::plan;
 use crate::tables::{BandTables, TableError};
 
 pub use crate::plan::{Choice, Counts, Rank};
+pub use goal::{Goal, GoalError, clue_range_text};
 pub use harvest::Gua;
 pub use options::{ConfigError, SearchConfig, TUNING_OPTIONS, TuningOption};
 pub use runner::{Row, RunState, SetCache, Sharing};
@@ -183,56 +185,6 @@ impl Stats {
 impl AddAssign for Stats {
     fn add_assign(&mut self, o: Stats) {
         self.combine(&o, |a, b| a + b, |a, b| a + b);
-    }
-}
-
-/// What a search looks for: puzzles of how many clues, minimal ones only
-/// or every valid one, all of them or the first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Goal {
-    /// The clue total N, in [`plan::CLUE_RANGE`].
-    pub clues: usize,
-    /// Keep the valid puzzles a clue can be removed from too (for N = 18,
-    /// a 17 of the grid plus one cell).
-    pub non_minimal: bool,
-    /// Stop at the first puzzle kept: the result holds it, or nothing.
-    pub first: bool,
-}
-
-impl Default for Goal {
-    /// Every 17.
-    fn default() -> Self {
-        Goal {
-            clues: plan::CLUES,
-            non_minimal: false,
-            first: false,
-        }
-    }
-}
-
-impl Goal {
-    /// Whether a valid puzzle found needs the minimality check: below 18
-    /// clues every valid puzzle is minimal (no 16 exists, so no 17 holds
-    /// a smaller one).
-    pub fn checks_minimality(&self) -> bool {
-        self.clues > plan::CLUES && !self.non_minimal
-    }
-
-    /// The goal as the words of a checkpoint header or a campaign's plan:
-    /// nothing for the default (every 17), else ` clues=N`, then ` first`
-    /// and ` non-minimal` when set.
-    pub fn header_words(&self) -> String {
-        let mut words = String::new();
-        if *self != Goal::default() {
-            words += &format!(" clues={}", self.clues);
-            if self.first {
-                words += " first";
-            }
-            if self.non_minimal {
-                words += " non-minimal";
-            }
-        }
-        words
     }
 }
 
@@ -458,15 +410,10 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
     /// An error only if the tables of one of the grid's bands (as given or
     /// transposed) are corrupt: then nothing is searched.
     pub fn search(&self, grid: &Grid) -> Result<GridResult, TableError> {
-        if self.first_look_applies() {
+        if self.goal.takes_first_look() {
             return self.search_with_first_look(grid);
         }
         self.search_full(grid)
-    }
-
-    /// Whether [`Self::search`] takes the first look: the first 18.
-    fn first_look_applies(&self) -> bool {
-        self.goal.clues == 18 && self.goal.first
     }
 
     /// The first 18 of `grid`: when the grid holds a 17 (a 17 search
@@ -651,17 +598,13 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
         states
     }
 
-    /// The row that `--first` searches last, after every other row of
-    /// every choice, with its choice: the 6-6-6 row (only an 18 search has
-    /// one; band 3 = hi), more than half of the whole search, where a
-    /// puzzle of the other rows ends the search without it.
+    /// The row that `--first` searches last ([`Goal::deferred_row`]), with
+    /// its choice, if the plan has it (only an 18 search has the 6-6-6 row;
+    /// band 3 = hi).
     fn deferred_row(&self, plan: &[Choice]) -> Option<(Rank, Counts)> {
-        if !self.goal.first {
-            return None;
-        }
-        let six = Counts { x: 6, y: 6, z: 6 };
-        let choice = plan.iter().find(|c| c.rows.contains(&six))?;
-        Some((choice.band3_rank, six))
+        let row = self.goal.deferred_row()?;
+        let choice = plan.iter().find(|c| c.rows.contains(&row))?;
+        Some((choice.band3_rank, row))
     }
 
     /// Searches `rows` of a choice, each on the state in `free` (none yet:

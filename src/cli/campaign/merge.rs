@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::campaign::{self, Status, goal_description, merge_into};
+use crate::campaign::{self, Status, merge_into};
 use crate::canon::minlex_grid;
 use crate::ed::{Choices, Ed};
 use crate::flags;
@@ -69,7 +69,7 @@ pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
     if args.known.is_some() && status.goal.clues != crate::plan::CLUES {
         anyhow::bail!(
             "--known lists 17s; this campaign searches for {}",
-            goal_description(&status.goal)
+            status.goal.description()
         );
     }
     let known = read_known(args.known.as_deref())?;
@@ -137,7 +137,7 @@ pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
         let mut summary = format!(
             "s17 campaign merge: {} ({}) into {}",
             counted(merged.puzzles, &noun),
-            goal_description(&status.goal),
+            status.goal.description(),
             into
         );
         if let Some(path) = &args.known {
@@ -307,7 +307,7 @@ fn say_flags_merged(
     dir: &Path,
     lower_bound: bool,
 ) {
-    let what = goal_description(&status.goal);
+    let what = status.goal.description();
     let flagged: u64 = merged.slices.iter().map(|s| s.flagged).sum();
     let covered: u64 = merged.slices.iter().map(|s| s.covered).sum();
     let mut summary = format!(

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::campaign::{self, CostTable, Plan, PlanSpec, goal_description};
+use crate::campaign::{self, CostTable, Plan, PlanSpec};
 use crate::output::write_atomically;
 
 use crate::cli::Outcome;
@@ -60,7 +60,7 @@ pub(super) fn plan(args: PlanArgs) -> Outcome {
         out,
         "s17 campaign plan: {}: {}, {} core-hours estimated for {}; largest unit {} (slice \
          {}, entries {}..{}): {} core-hours",
-        goal_description(&goal),
+        goal.description(),
         counted(plan.units.len() as u64, "unit"),
         hours(plan.seconds()),
         counted(plan.entries(), "entry"),

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use anyhow::Context;
 
-use crate::campaign::{self, UnitRun, goal_description};
+use crate::campaign::{self, UnitRun};
 use crate::ed::Ed;
 use crate::exhaust::Exhauster;
 use crate::search::SearchConfig;
@@ -46,7 +46,7 @@ pub(super) fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
         say_resuming(STOP, &name, run.repair(), todo.len(), "puzzle");
     }
     let exhauster = Exhauster::new(&ed, &tables, config).with_goal(plan.goal);
-    let what = goal_description(&plan.goal);
+    let what = plan.goal.description();
     let bar = progress_bar(todo.len() as u64, quiet, "entries", "0 grids, 0 puzzles");
     // Ctrl-C stops at once: the unit is checkpointed entry by entry.
     let (watched, before, planned) = (bar.clone(), unit.len() - todo.len() as u64, unit.len());

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::campaign::{Status, UnitState, goal_description, status::name_units};
+use crate::campaign::{Status, UnitState, status::name_units};
 use crate::output::write_atomically;
 
 use crate::cli::Outcome;
@@ -111,7 +111,7 @@ fn report_totals(w: &mut String, dir: &Path, s: &Status) {
         dir.display(),
         s.header.trim_start_matches("# ")
     );
-    let _ = writeln!(w, "searching for: {}", goal_description(&s.goal));
+    let _ = writeln!(w, "searching for: {}", s.goal.description());
     let _ = writeln!(
         w,
         "units: {} done, {} partial, {} not started (of {})",
@@ -145,7 +145,7 @@ fn report_totals(w: &mut String, dir: &Path, s: &Status) {
         if s.goal == crate::search::Goal::default() {
             String::new()
         } else {
-            format!(" ({})", goal_description(&s.goal))
+            format!(" ({})", s.goal.description())
         }
     );
     let _ = writeln!(
