@@ -51,14 +51,14 @@ fn late_bands_walk_minlex_grids_in_order() {
 
 #[test]
 fn sampled_prefixes_of_the_committed_tables_equal_a_direct_walk() {
-    // Bands 002 and 003 (automorphisms, ties with other bands and stacks):
+    // Bands 002 to 008 (automorphisms, ties with other bands and stacks):
     // sampled prefixes walked again, every grid checked against canon and
     // the count against the committed table.
     let catalogue = committed();
     let mut rng = fastrand::Rng::with_seed(416);
-    for band in [1, 2] {
+    for band in 1..8 {
         let table = &catalogue.table(band).expect("committed").0;
-        for _ in 0..4 {
+        for _ in 0..2 {
             let prefix = rng.usize(..table.rows4.len());
             let mut n = 0;
             walker().walk_prefix(band, &table.rows4[prefix], &mut |grid| {
