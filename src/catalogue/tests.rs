@@ -186,12 +186,13 @@ fn numbers_without_tables_are_refused_naming_the_command() {
 }
 
 /// Speed of grid, number and canon on 10,000 random numbers of the
-/// committed range (run by hand: `cargo test --release --lib
-/// catalogue::tests::timings -- --ignored --nocapture`).
+/// committed range (`S17_TIMINGS_N` others), in the thread's CPU time, so
+/// that a loaded machine does not skew it (run by hand: `cargo test
+/// --release --lib catalogue::tests::timings -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn timings() {
-    use std::time::Instant;
+    use cpu_time::ThreadTime as Instant;
     let catalogue = committed();
     let mut rng = fastrand::Rng::with_seed(2026);
     let samples: usize = std::env::var("S17_TIMINGS_N")
