@@ -18,26 +18,24 @@
 //! stack of class `< b` rules the candidate out (bands 2 and 3 tested as soon
 //! as they are filled). When none is, the images whose rows 1-3 equal `B`
 //! come from the bands and stacks of class `b`, each mapped onto `B` by one
-//! of `B`'s automorphisms, rows 4-9 then put in normal order (the smallest
-//! arrangement, since the digits of column 1 differ). If band 1 is the only
-//! band or stack of class `b` and `B` has no automorphism but the identity,
-//! the only such image is the candidate itself: it is minlex. Otherwise the
-//! walk asks [`minlex_grid`] (the full search) and keeps the candidate when
-//! its form is itself. Nothing is assumed beyond these two facts, which the
+//! isomorphism and then by each of `B`'s automorphisms, rows 4-9 then put in
+//! normal order (the smallest arrangement, since the digits of column 1
+//! differ). The walk builds exactly these images (band 1's own are its
+//! automorphisms' images; another band or stack of class `b` is mapped onto
+//! `B` by the fast [`BandIndex::identify`]) and keeps the candidate when none is
+//! smaller, comparing row by row and stopping at the first digit that
+//! differs. Nothing is assumed beyond these two facts, which the
 //! tests check against `canon` on every grid visited.
 
 use crate::band::{Band, BandCatalogue};
-use crate::canon::minlex_grid;
 use crate::ed::BandIndex;
 use crate::ed::fill::for_each_band3;
-use crate::grid::Grid;
 
 /// The fixed part of the walk: the band catalogue, the fast band index and
 /// which catalogue bands have only the identity as automorphism.
 pub struct Walker {
     catalogue: BandCatalogue,
     index: BandIndex,
-    rigid: Vec<bool>,
     /// Per catalogue band, its automorphisms but the identity, as maps of a
     /// row below the band: `(source, digits)`, the image row reading
     /// `digits[row[source[j]]]` at column `j`.
@@ -49,6 +47,48 @@ pub struct Walker {
 struct RowMap {
     source: [u8; 9],
     digits: [u8; 10],
+}
+
+impl RowMap {
+    const IDENTITY: RowMap = RowMap {
+        source: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+        digits: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    };
+
+    /// Whether the image of `grid` (rows 1-3 a band that this automorphism
+    /// maps to itself; rows 4-9 in any order) under this automorphism, rows
+    /// 4-9 put in normal order (the smallest arrangement with these rows
+    /// 1-3), is smaller than `candidate` (same rows 1-3).
+    #[inline]
+    fn beats(&self, grid: &[u8; 81], candidate: &[u8; 81]) -> bool {
+        // First digits of the mapped rows 4-9, and their order in the image:
+        // the band holding the smallest first digit first, rows of a band
+        // by increasing first digit.
+        let first = |r: usize| self.digits[grid[9 * r + self.source[0] as usize] as usize];
+        let mut order = [0usize; 6];
+        let (lo, hi) =
+            if first(3).min(first(4)).min(first(5)) < first(6).min(first(7)).min(first(8)) {
+                (3, 6)
+            } else {
+                (6, 3)
+            };
+        for (k, start) in [lo, hi].into_iter().enumerate() {
+            let mut rows = [start, start + 1, start + 2];
+            rows.sort_unstable_by_key(|&r| first(r));
+            order[3 * k..3 * k + 3].copy_from_slice(&rows);
+        }
+        for (i, &r) in order.iter().enumerate() {
+            let row = &grid[9 * r..9 * r + 9];
+            for j in 0..9 {
+                let d = self.digits[row[self.source[j] as usize] as usize];
+                let c = candidate[27 + 9 * i + j];
+                if d != c {
+                    return d < c;
+                }
+            }
+        }
+        false
+    }
 }
 
 /// What a visit tells the walk.
@@ -69,9 +109,6 @@ impl Walker {
     pub fn new() -> Walker {
         let catalogue = BandCatalogue::new();
         let index = BandIndex::new(&catalogue);
-        let rigid = (0..catalogue.len())
-            .map(|b| catalogue.automorphisms(b).len() == 1)
-            .collect();
         let row_maps = (0..catalogue.len())
             .map(|b| {
                 catalogue.automorphisms(b)[1..]
@@ -94,7 +131,6 @@ impl Walker {
         Walker {
             catalogue,
             index,
-            rigid,
             row_maps,
         }
     }
@@ -191,7 +227,16 @@ impl Walker {
         if class3 < b {
             return false;
         }
-        let mut ties = (class2 == b) as u32 + (class3 == b) as u32;
+        // The bands (rows) and stacks (columns, transposed) other than
+        // band 1 with class b: each gives more images with rows 1-3 = B.
+        let mut ties = [(false, 0usize); 5];
+        let mut n_ties = 0;
+        for (k, class) in [(1, class2), (2, class3)] {
+            if class == b {
+                ties[n_ties] = (false, k);
+                n_ties += 1;
+            }
+        }
         for s in 0..3 {
             let mut stack = [0u8; 27];
             for j in 0..3 {
@@ -203,19 +248,54 @@ impl Walker {
             if class < b {
                 return false;
             }
-            ties += (class == b) as u32;
-        }
-        if ties == 0 && self.rigid[b] {
-            return true;
-        }
-        let row4: &[u8; 9] = grid[27..36].try_into().expect("9 digits");
-        for r in 6..9 {
-            let row: &[u8; 9] = grid[9 * r..9 * r + 9].try_into().expect("9 digits");
-            if self.beaten(b, row, row4) {
-                return false;
+            if class == b {
+                ties[n_ties] = (true, s);
+                n_ties += 1;
             }
         }
-        minlex_grid(&Grid::from_digits_unchecked(*grid)).0.digits() == grid
+        // Band 1's own images: one per automorphism of B.
+        if self.row_maps[b].iter().any(|map| map.beats(grid, grid)) {
+            return false;
+        }
+        !ties[..n_ties]
+            .iter()
+            .any(|&(transposed, k)| self.tie_beats(b, grid, transposed, k))
+    }
+
+    /// Whether an image with band (or, transposed, stack) `k` of `grid`
+    /// moved to rows 1-3 and mapped onto catalogue band `b` (its class) is
+    /// smaller than `grid`: one isomorphism onto `B`, then each
+    /// automorphism of `B`, rows 4-9 in normal order.
+    fn tie_beats(&self, b: usize, grid: &[u8; 81], transposed: bool, k: usize) -> bool {
+        let mut g = *grid;
+        if transposed {
+            for r in 0..9 {
+                for c in 0..9 {
+                    g[9 * c + r] = grid[9 * r + c];
+                }
+            }
+        }
+        let mut x = [0u8; 27];
+        x.copy_from_slice(&g[27 * k..27 * k + 27]);
+        let id = self.index.identify(&x);
+        debug_assert_eq!(id.index, b);
+        let mut inverse = [0u8; 10];
+        for c in 1..10 {
+            inverse[id.digits[c] as usize] = c as u8;
+        }
+        let mut image = [0u8; 81];
+        image[..27].copy_from_slice(self.catalogue.band(b));
+        let mut at = 27;
+        for other in (0..3).filter(|&o| o != k) {
+            for r in 0..3 {
+                for c in 0..9 {
+                    image[at] = inverse[g[27 * other + 9 * r + id.cells[c] as usize % 9] as usize];
+                    at += 1;
+                }
+            }
+        }
+        RowMap::IDENTITY.beats(&image, grid)
+            || self.row_maps[b].iter().any(|map| map.beats(&image, grid))
     }
 }
 
