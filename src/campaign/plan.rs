@@ -23,6 +23,16 @@
 //! it however often it is killed and requeued. (An entry is known only by
 //! its slice's mean cost; one far above its estimate still runs long.)
 //!
+//! Re-planning a running campaign (`plan --replan`, [`replan`]): the units
+//! started keep their lines; the entries of the others are cut again by the
+//! table corrected per slice by measured over planned CPU time from the
+//! units' `.cost` records (pooled with the campaign-wide ratio, which also
+//! corrects the slices not yet measured: the cluster's speed against the
+//! table's machine). Entry costs within a slice spread over a factor of
+//! about 2.7 (log sd about 1, `benches/README.md`), so a slice's few
+//! sampled entries give its mean only within about ±50 %: the first units
+//! of a campaign measure it better, and the re-plan uses that.
+//!
 //! The plan also writes the Slurm scripts: `campaign.sbatch`, an array of
 //! one task per unit submitted in chunks ([`Plan::sbatch`]), and
 //! `work.sbatch`, an array of W pulling workers ([`Plan::work_sbatch`],
@@ -393,6 +403,244 @@ impl Plan {
             goal,
         })
     }
+}
+
+/// Pseudo-entries at the campaign-wide ratio that a slice's own measured
+/// ratio is pooled with when re-planning ([`replan`]): entry costs are
+/// heavy-tailed, so a slice with a few measured entries moves only part
+/// of the way to their ratio.
+pub const REPLAN_PRIOR_ENTRIES: f64 = 10.0;
+
+/// One slice's measured cost in a running campaign: the cost lines of its
+/// units' `.cost` records against the plan's table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    pub k: usize,
+    /// Cost lines (entries searched, repeats after a kill included).
+    pub entries: u64,
+    /// Their CPU seconds.
+    pub seconds: f64,
+    /// What the table planned for them.
+    pub planned: f64,
+    /// The ratio the re-plan corrects the slice's cost by (pooled with
+    /// the campaign-wide ratio, [`REPLAN_PRIOR_ENTRIES`]).
+    pub ratio: f64,
+}
+
+/// A re-plan of a running campaign ([`replan`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replanned {
+    pub plan: Plan,
+    /// Units kept as they were (started: some file of theirs exists).
+    pub kept: usize,
+    /// Units cut again from the entries of the units not started.
+    pub new: usize,
+    /// The slices measured, in slice order.
+    pub measured: Vec<Measured>,
+    /// Measured over planned seconds of every cost line (1 when none).
+    pub ratio: f64,
+}
+
+/// The units of a campaign's directory that have started: a file of
+/// theirs (`UNIT.txt*` under `out/`, a claim or done marker under
+/// `claims/`) exists.
+fn started_units(dir: &Path) -> Result<std::collections::BTreeSet<usize>, CampaignError> {
+    let mut started = std::collections::BTreeSet::new();
+    for sub in [super::out_dir(dir), super::work::claims_dir(dir)] {
+        let list = match std::fs::read_dir(&sub) {
+            Ok(list) => list,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(super::io_error(&sub)(e)),
+        };
+        for f in list {
+            let f = f.map_err(super::io_error(&sub))?;
+            let name = f.file_name();
+            let name = name.to_string_lossy();
+            if let Some(n) = name.split('.').next().and_then(|n| n.parse().ok()) {
+                started.insert(n);
+            }
+        }
+    }
+    Ok(started)
+}
+
+/// The measured costs of the units of `plan` in `dir` (their `.cost`
+/// records; a partial last line left by a kill is skipped), per slice,
+/// against `costs`, with each slice's pooled ratio and the campaign-wide
+/// one.
+pub fn measured_costs(
+    dir: &Path,
+    plan: &Plan,
+    costs: &CostTable,
+) -> Result<(Vec<Measured>, f64), CampaignError> {
+    let mut per_slice = vec![(0u64, 0.0f64); SLICES];
+    for u in &plan.units {
+        let path = super::unit_costs(dir, u.number);
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(super::io_error(&path)(e)),
+        };
+        for line in text.split_terminator('\n') {
+            let f: Vec<&str> = line.split('\t').collect();
+            let secs = match f[..] {
+                [_, _, _, secs] => secs.parse::<f64>().ok(),
+                _ => None,
+            }
+            .filter(|s| s.is_finite() && *s >= 0.0);
+            if let Some(secs) = secs {
+                per_slice[u.k].0 += 1;
+                per_slice[u.k].1 += secs;
+            }
+        }
+    }
+    let planned = |k: usize, n: u64| costs.slices[k].per_entry * n as f64;
+    let (all_secs, all_planned) = per_slice
+        .iter()
+        .enumerate()
+        .fold((0.0, 0.0), |(s, p), (k, &(n, secs))| {
+            (s + secs, p + planned(k, n))
+        });
+    let ratio = if all_planned > 0.0 {
+        all_secs / all_planned
+    } else {
+        1.0
+    };
+    let measured = per_slice
+        .iter()
+        .enumerate()
+        .filter(|(_, (n, _))| *n > 0)
+        .map(|(k, &(n, seconds))| {
+            let per = costs.slices[k].per_entry;
+            Measured {
+                k,
+                entries: n,
+                seconds,
+                planned: planned(k, n),
+                ratio: (seconds + REPLAN_PRIOR_ENTRIES * ratio * per)
+                    / ((n as f64 + REPLAN_PRIOR_ENTRIES) * per),
+            }
+        })
+        .collect();
+    Ok((measured, ratio))
+}
+
+/// Re-plans what is left of the campaign `plan` in `dir` (`s17 campaign
+/// plan --replan`): every unit that has started ([`started_units`]) is
+/// kept as it is (its number, entries and estimate, so its files and
+/// parts stay valid); the entries of the units not started are cut again
+/// into units of about `unit_hours`, by `costs` corrected per slice by
+/// the measured over planned CPU time of the campaign's `.cost` records
+/// ([`measured_costs`]; a slice with none by the campaign-wide ratio).
+/// The new units take the numbers of the units they replace, in order,
+/// then numbers after the last (a slice left with fewer units than it
+/// had is cut finer, so no number is left empty). Every planned entry is
+/// still in exactly one unit; what a unit finds does not depend on how
+/// entries are cut. Workers must be stopped while the plan is replaced
+/// (a running worker knows the old units).
+pub fn replan(
+    dir: &Path,
+    plan: &Plan,
+    costs: &CostTable,
+    unit_hours: f64,
+) -> Result<Replanned, CampaignError> {
+    let hours = check_unit_hours(unit_hours)?;
+    let target = hours * 3600.0;
+    let started = started_units(dir)?;
+    let (measured, ratio) = measured_costs(dir, plan, costs)?;
+    let mut corrected = costs.clone();
+    for s in corrected.slices.iter_mut() {
+        s.per_entry *= ratio;
+    }
+    for m in &measured {
+        corrected.slices[m.k].per_entry = costs.slices[m.k].per_entry * m.ratio;
+    }
+    // The entries of the units not started, as maximal runs.
+    let mut pieces: Vec<(usize, Range<u64>)> = Vec::new();
+    let mut left: Vec<&Unit> = plan
+        .units
+        .iter()
+        .filter(|u| !started.contains(&u.number))
+        .collect();
+    let free: Vec<usize> = left.iter().map(|u| u.number).collect();
+    left.sort_by_key(|u| (u.k, u.entries.start));
+    for u in left {
+        match pieces.last_mut() {
+            Some((k, r)) if *k == u.k && r.end == u.entries.start => r.end = u.entries.end,
+            _ => pieces.push((u.k, u.entries.clone())),
+        }
+    }
+    let mut counts: Vec<u64> = pieces
+        .iter()
+        .map(|(k, r)| unit_count(r.end - r.start, corrected.slices[*k].per_entry, target))
+        .collect();
+    // No number left empty: cut the piece of the longest units finer.
+    while (counts.iter().sum::<u64>() as usize) < free.len() {
+        let (i, _) = pieces
+            .iter()
+            .zip(&counts)
+            .enumerate()
+            .filter(|(_, ((_, r), m))| r.end - r.start > **m)
+            .max_by_key(|(_, ((_, r), m))| (r.end - r.start).div_ceil(**m))
+            .expect("the units replaced had an entry each");
+        counts[i] += 1;
+    }
+    let new: u64 = counts.iter().sum();
+    let total = plan.units.len() - free.len() + new as usize;
+    if total > MAX_UNITS {
+        return Err(CampaignError::BadUnitHours(format!(
+            "{hours} core-hours per unit gives {total} units, more than {MAX_UNITS}; plan larger units"
+        )));
+    }
+    let mut numbers = free.into_iter().chain(plan.units.len()..);
+    let mut units: Vec<Unit> = plan
+        .units
+        .iter()
+        .filter(|u| started.contains(&u.number))
+        .cloned()
+        .collect();
+    for ((k, range), &m) in pieces.iter().zip(&counts) {
+        let n = range.end - range.start;
+        for i in 0..m {
+            let a = range.start + i * n / m;
+            let b = range.start + (i + 1) * n / m;
+            units.push(Unit {
+                number: numbers.next().expect("numbers never run out"),
+                k: *k,
+                entries: a..b,
+                est_seconds: corrected.seconds(*k, b - a),
+            });
+        }
+    }
+    units.sort_by_key(|u| u.number);
+    let kept = total - new as usize;
+    let list = plan
+        .header
+        .split(' ')
+        .find_map(|w| w.strip_prefix("slices="))
+        .unwrap_or("?")
+        .to_string();
+    let mut out = Plan {
+        header: String::new(),
+        units,
+        goal: plan.goal,
+    };
+    let lines: u64 = measured.iter().map(|m| m.entries).sum();
+    out.header = format!(
+        "{MAGIC} slices={list} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; replanned: {kept} units kept, {lines} cost lines measured at {ratio:.3} of plan",
+        out.units.len(),
+        out.entries(),
+        format_hours(out.seconds()),
+        goal_words(&plan.goal),
+        costs.source,
+    );
+    Ok(Replanned {
+        plan: out,
+        kept,
+        new: new as usize,
+        measured,
+        ratio,
+    })
 }
 
 #[cfg(test)]

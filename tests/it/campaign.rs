@@ -488,3 +488,106 @@ fn checkpoint_lines_outside_their_unit_or_twice_are_errors() {
         .collect();
     assert_eq!(puzzles, BTreeSet::from([SLICE331_17.to_string()]));
 }
+
+/// `campaign plan --replan`: units not started are cut again by costs
+/// corrected from the `.cost` records (measured over planned per slice,
+/// pooled with the campaign-wide ratio; computed here from the records
+/// independently), started units are kept as they were, every entry is
+/// still planned once, and the campaign run to its end merges to the same
+/// 17 as the uninterrupted one.
+#[test]
+fn replan_cuts_what_is_left_by_the_measured_costs_and_merges_the_same() {
+    let dir = copy_of_finished("replan");
+    let read = |dir: &Path| {
+        Plan::parse(
+            &std::fs::read_to_string(dir.join("units.tsv")).unwrap(),
+            Path::new("units.tsv"),
+        )
+        .unwrap()
+    };
+    let before = read(&dir);
+    // Units of slices 30 and 331 not started: their files removed.
+    let gone: Vec<usize> = before
+        .units
+        .iter()
+        .filter(|u| u.k != 28)
+        .map(|u| u.number)
+        .collect();
+    assert!(!gone.is_empty());
+    for &n in &gone {
+        for ext in ["", ".done", ".cost", ".lock", ".new"] {
+            let _ = std::fs::remove_file(dir.join(format!("out/{n}.txt{ext}")));
+        }
+    }
+    // The oracle: slice 28's measured and planned seconds from its records.
+    let costs = CostTable::committed();
+    let (mut lines, mut secs) = (0.0, 0.0);
+    for u in before.units.iter().filter(|u| u.k == 28) {
+        let text = std::fs::read_to_string(dir.join(format!("out/{}.txt.cost", u.number))).unwrap();
+        for line in text.lines() {
+            lines += 1.0;
+            secs += line.split('\t').nth(3).unwrap().parse::<f64>().unwrap();
+        }
+    }
+    assert_eq!(lines, 10.0);
+    let ratio = secs / (lines * costs.slices[28].per_entry);
+    let out = run_on(&["campaign", "plan", "--replan", "-o"], &dir, &[]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("1 slice"), "{said}");
+    assert!(said.contains("slice 28: 10 entries"), "{said}");
+    let after = read(&dir);
+    assert!(after.header.contains("replanned: "), "{}", after.header);
+    assert_eq!(after.goal, before.goal);
+    // Started units unchanged; the others cover the same entries again.
+    for u in before.units.iter().filter(|u| u.k == 28) {
+        assert_eq!(after.units[u.number], *u);
+    }
+    let spec = PlanSpec::parse(SMALL, &costs).unwrap();
+    let cover: BTreeSet<(usize, u64)> = after
+        .units
+        .iter()
+        .flat_map(|u| u.entries.clone().map(move |e| (u.k, e)))
+        .collect();
+    let want: BTreeSet<(usize, u64)> = spec
+        .pieces
+        .iter()
+        .flat_map(|(k, r)| r.clone().map(move |e| (*k, e)))
+        .collect();
+    assert_eq!(cover, want);
+    assert_eq!(after.entries(), 30, "no entry planned twice");
+    assert!(after.units.len() >= before.units.len());
+    // The new units of slice 30: the table's cost times the campaign-wide
+    // ratio (slice 28's alone is the whole campaign's measure).
+    for u in after.units.iter().filter(|u| u.k == 30) {
+        let want = costs.slices[30].per_entry * ratio * u.len() as f64;
+        assert!(
+            (u.est_seconds - want).abs() <= 0.051 + 1e-6 * want,
+            "{u:?}: {want}"
+        );
+    }
+    // Run what is left: complete, and the same merged 17 as before.
+    for u in after.units.iter().filter(|u| u.k != 28) {
+        let out = run_on(
+            &["campaign", "run"],
+            &dir,
+            &[&u.number.to_string(), "--threads", "1"],
+        );
+        assert!(out.status.success(), "unit {}: {}", u.number, text(&out));
+    }
+    let out = run_on(&["campaign", "status"], &dir, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let (out, file) = merge(&dir, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        format!("{KNOWN_17}\n")
+    );
+    // --replan with --slices or --force is refused as usage.
+    let out = run_on(
+        &["campaign", "plan", "--replan", "--slices", "28", "-o"],
+        &dir,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}

@@ -67,12 +67,20 @@ struct PlanArgs {
     /// The entries to search: `all`, slices and runs of slices (`0..416`
     /// is 0 to 415, `26,28,30`), or entries A to B-1 of a slice
     /// (`331:1683700..1684300`), separated by commas.
-    #[arg(long, value_name = "LIST")]
-    slices: String,
+    #[arg(long, value_name = "LIST", required_unless_present = "replan")]
+    slices: Option<String>,
     /// The estimated CPU time of a unit, in core-hours (from
     /// data/ed-costs.tsv): each unit is estimated at most H plus one entry.
-    #[arg(long, value_name = "H")]
-    unit_hours: f64,
+    /// With --replan, default: the plan's.
+    #[arg(long, value_name = "H", required_unless_present = "replan")]
+    unit_hours: Option<f64>,
+    /// Re-plan what is left of the campaign in DIR (stop its workers
+    /// first): units started are kept; the entries of the others are cut
+    /// again, the cost of each slice corrected by the CPU time measured in
+    /// the units' .cost records over the plan's (a slice not yet measured:
+    /// by the whole campaign's ratio). The goal is the plan's.
+    #[arg(long, conflicts_with_all = ["slices", "force"])]
+    replan: bool,
     /// The campaign directory (created if missing, in a directory that
     /// exists).
     #[arg(long, short = 'o', value_name = "DIR")]

@@ -15,18 +15,41 @@ use crate::cli::common::counted;
 use super::{PlanArgs, hours, usage};
 
 pub(super) fn plan(args: PlanArgs) -> Outcome {
-    let goal = args.goal.goal();
+    let dir = &args.output;
+    let units = campaign::units_path(dir);
+    let old = if args.replan {
+        Some(super::read_plan(dir)?)
+    } else {
+        None
+    };
+    let goal = old.as_ref().map_or_else(|| args.goal.goal(), |p| p.goal);
     let costs = match &args.costs {
         Some(path) => CostTable::read(path)?,
         None => CostTable::for_goal(&goal)?,
     };
-    let spec = PlanSpec::parse(&args.slices, &costs).map_err(usage)?;
-    let plan = Plan::for_goal(&spec, args.unit_hours, &costs, goal).map_err(usage)?;
-    let dir = &args.output;
-    let units = campaign::units_path(dir);
-    if units.exists() && !args.force {
-        return Err(campaign::CampaignError::PlanExists(dir.clone()).into());
-    }
+    let unit_hours = args
+        .unit_hours
+        .or_else(|| {
+            old.as_ref()
+                .and_then(|p| p.unit_seconds())
+                .map(|s| s / 3600.0)
+        })
+        .context("the plan names no unit-hours=; give --unit-hours")?;
+    let (plan, replanned) = match &old {
+        Some(old) => {
+            let r = campaign::plan::replan(dir, old, &costs, unit_hours).map_err(usage)?;
+            (r.plan.clone(), Some(r))
+        }
+        None => {
+            let list = args.slices.as_deref().expect("clap requires --slices");
+            let spec = PlanSpec::parse(list, &costs).map_err(usage)?;
+            let plan = Plan::for_goal(&spec, unit_hours, &costs, goal).map_err(usage)?;
+            if units.exists() && !args.force {
+                return Err(campaign::CampaignError::PlanExists(dir.clone()).into());
+            }
+            (plan, None)
+        }
+    };
     crate::output::make_dir("-o", dir, true).map_err(crate::cli::resumable::into_error)?;
     for sub in [campaign::out_dir(dir), dir.join("logs")] {
         std::fs::create_dir_all(&sub).with_context(|| format!("{}", sub.display()))?;
@@ -37,7 +60,7 @@ pub(super) fn plan(args: PlanArgs) -> Outcome {
     let s17 = std::env::current_exe().context("the path of this s17 binary")?;
     let job = args
         .job_time
-        .unwrap_or_else(|| campaign::plan::default_job_time(args.unit_hours));
+        .unwrap_or_else(|| campaign::plan::default_job_time(unit_hours));
     let workers = args
         .workers
         .map_or_else(|| plan.workers(job), |w| w as usize);
@@ -56,6 +79,32 @@ pub(super) fn plan(args: PlanArgs) -> Outcome {
         .with_context(|| format!("cannot write {}", units.display()))?;
     let largest = plan.largest().expect("a plan has a unit");
     let mut out = std::io::stdout().lock();
+    if let Some(r) = &replanned {
+        let lines: u64 = r.measured.iter().map(|m| m.entries).sum();
+        writeln!(
+            out,
+            "s17 campaign plan --replan: {} kept (started), {} cut again from the units not \
+             started; {} measured in {}, {:.3} times their plan",
+            counted(r.kept as u64, "unit"),
+            counted(r.new as u64, "unit"),
+            counted(lines, "cost line"),
+            counted(r.measured.len() as u64, "slice"),
+            r.ratio,
+        )?;
+        for m in &r.measured {
+            writeln!(
+                out,
+                "  slice {}: {} entries, {:.1} s measured against {:.1} s planned ({:.3}); its \
+                 cost now {:.3} times the table's",
+                m.k,
+                m.entries,
+                m.seconds,
+                m.planned,
+                m.seconds / m.planned.max(f64::MIN_POSITIVE),
+                m.ratio
+            )?;
+        }
+    }
     writeln!(
         out,
         "s17 campaign plan: {}: {}, {} core-hours estimated for {}; largest unit {} (slice \
