@@ -631,7 +631,7 @@ pub fn replan(
         out.units.len(),
         out.entries(),
         format_hours(out.seconds()),
-        goal_words(&plan.goal),
+        plan.goal,
         costs.source,
     );
     Ok(Replanned {

@@ -581,7 +581,7 @@ fn replan_cuts_what_is_left_by_the_measured_costs_and_merges_the_same() {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
-        format!("{KNOWN_17}\n")
+        format!("{SLICE331_17}\n")
     );
     // --replan with --slices or --force is refused as usage.
     let out = run_on(
