@@ -34,13 +34,19 @@ use super::status::{check_mergeable, for_each_kept, holds};
 use super::{CampaignError, CostTable, Status, io_error, unit_costs, unit_output};
 use crate::band::Band;
 use crate::ed::{Choices, Ed, Entry, HiForm, Key};
-use crate::flags::{FlagHeader, FlagRecord, MapError, PLACED_LEN, Placed, place, slice_records};
+use crate::flags::{
+    FlagHeader, FlagRecord, MapError, PLACED_LEN, Placed, Provenance, THIS_BUILD, place,
+    slice_records,
+};
 use crate::grid::Puzzle;
 
 /// One slice's flags.
 #[derive(Clone, Debug)]
 pub struct SliceFlags {
     pub header: FlagHeader,
+    /// The plan's fingerprint, the slice's entries planned and
+    /// checkpointed, complete or partial, this build.
+    pub provenance: Provenance,
     pub records: Vec<FlagRecord>,
 }
 
@@ -199,7 +205,10 @@ fn spill_placed(
     Ok(spilled)
 }
 
-/// Reads `spill/K.placed` back (empty when there is none).
+/// Reads `spill/K.placed` back (empty when there is none), one placed
+/// puzzle per grid (band 2, band 3) with its smallest mask, as
+/// [`slice_records`] keeps: so memory grows with the slice's flagged grids,
+/// not with the puzzles found for them.
 fn read_placed(spill: &Path, k: usize) -> Result<Vec<Placed>, CampaignError> {
     let path = spill.join(format!("{k}.placed"));
     let file = match fs::File::open(&path) {
@@ -208,17 +217,30 @@ fn read_placed(spill: &Path, k: usize) -> Result<Vec<Placed>, CampaignError> {
         Err(e) => return Err(io_error(&path)(e)),
     };
     let mut reader = BufReader::with_capacity(1 << 16, file);
-    let mut out = Vec::new();
+    let mut best: HashMap<(Band, Band), u128> = HashMap::new();
     let mut b = [0u8; PLACED_LEN];
     loop {
         match reader.read_exact(&mut b) {
-            Ok(()) => out.push(Placed::from_bytes(k, &b)),
+            Ok(()) => {
+                let p = Placed::from_bytes(k, &b);
+                best.entry((p.band2, p.band3))
+                    .and_modify(|m| *m = (*m).min(p.mask))
+                    .or_insert(p.mask);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
             Err(e) => return Err(io_error(&path)(e)),
         }
     }
     let _ = fs::remove_file(&path);
-    Ok(out)
+    Ok(best
+        .into_iter()
+        .map(|((band2, band3), mask)| Placed {
+            k,
+            band2,
+            band3,
+            mask,
+        })
+        .collect())
 }
 
 /// What one slice's phase 2 gives.
@@ -248,6 +270,18 @@ pub fn merge_flags(
     check_mergeable(dir, status, partial)?;
     let costs = CostTable::committed();
     let chosen = |k: usize| slices.is_none_or(|s| s.contains(&k));
+    let units_tsv = super::units_path(dir);
+    let plan = Provenance::fingerprint(&fs::read(&units_tsv).map_err(io_error(&units_tsv))?);
+    let provenance = |k: usize| {
+        let of_k = status.units.iter().filter(|u| u.unit.k == k);
+        Provenance {
+            plan,
+            planned: of_k.clone().map(|u| u.unit.len()).sum(),
+            checkpointed: of_k.map(|u| u.checkpointed).sum(),
+            complete: status.complete(),
+            build: THIS_BUILD.to_string(),
+        }
+    };
     let runs = searched_runs(status);
     let spilled = spill_placed(dir, status, ed, &chosen, spill)?;
     let todo: BTreeSet<usize> = runs
@@ -282,6 +316,7 @@ pub fn merge_flags(
                     flagged: inside.len() as u64,
                     ..FlagHeader::for_goal(&status.goal, k)
                 },
+                provenance: provenance(k),
                 records: inside,
             };
             write(&flags)?;

@@ -12,13 +12,13 @@
 //! [`records`] turns the puzzles a `--first` campaign found (at any of the
 //! three visits) into records.
 //!
-//! # Layout (format version 1, all integers little-endian)
+//! # Layout (format version 2, all integers little-endian)
 //!
 //! ```text
 //! offset  size  field
 //!      0     8  magic "S17FLAGS"
-//!      8     4  format version (FORMAT_VERSION)
-//!     12     4  header length (64)
+//!      8     4  format version (2)
+//!     12     4  header length H = 96 + B rounded up to a multiple of 8
 //!     16     4  clues N (16..=19)
 //!     20     4  kind: bit 0 first (each visit stopped at its first
 //!               puzzle), bit 1 non-minimal (valid N-clue puzzles, minimal
@@ -29,13 +29,36 @@
 //!     40     8  grids searched: hi visit in an entry the campaign searched
 //!     48     8  grids covered: hi, mid and lo visits all searched
 //!     56     8  grids flagged R (the records)
-//!     64  24×R  records, sorted by (entry, grid), each once:
+//!              provenance:
+//!     64     8  plan fingerprint: the checksum (below) of the campaign's
+//!               units.tsv, byte for byte, as the merge read it
+//!     72     8  entries of slice K in the plan
+//!     80     8  of them checkpointed when merged (≤ planned)
+//!     88     4  state: bit 0 complete (every planned entry of the whole
+//!               campaign checkpointed once, no problem), else partial
+//!               (`merge --partial`); other bits zero
+//!     92     4  build length B (1..=1024)
+//!     96     B  build: `s17 --version` of the merging program (UTF-8),
+//!               then zero bytes up to H
+//!      H  24×R  records, sorted by (entry, grid), each once:
 //!                 u32 entry, u32 grid index,
 //!                 u64 mask of cells 0..63, u64 mask of cells 64..80
 //!                 (bits 17..63 zero); the mask has N cells
-//! 64+24R     8  checksum (crate::tables::format::Checksum) of bytes
-//!               0..64+24R
+//! H+24R     8  checksum (crate::tables::format::Checksum) of bytes
+//!               0..H+24R
 //! ```
+//!
+//! The checksum is the band tables' streaming one: each 8-byte
+//! little-endian word `w` (the last one zero-padded) makes the state
+//! `rotl(h ^ w, 23) · 0x9e3779b97f4a7c15` from the seed
+//! `0x5331_3742_414e_4453`, then the byte length is mixed in the same way and
+//! the state finished by `x ^= x >> 31; x *= 0xbf58476d1ce4e5b9; x ^= x >>
+//! 29`. Any single changed word, so any flipped byte, changes it.
+//!
+//! Format version 1 (the first sitting's) is version 2 without the
+//! provenance: H = 64, the records at byte 64. It is still read (its
+//! provenance is "none": [`FlagFile::provenance`] gives `None`); this
+//! program writes version 2 only.
 //!
 //! A flag is exact for a covered grid; a grid whose hi visit was searched
 //! but not all three visits may be flagged (one of its searched visits
@@ -58,10 +81,22 @@ pub use records::{FlagRecords, MapError, PLACED_LEN, Placed, flag_records, place
 
 /// The first 8 bytes of a flag file.
 pub const MAGIC: [u8; 8] = *b"S17FLAGS";
-/// The format version this program reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
-/// Bytes of the header.
+/// The format version this program writes (it reads 1 and 2).
+pub const FORMAT_VERSION: u32 = 2;
+/// The first format version, still read: no provenance.
+pub const FORMAT_VERSION_1: u32 = 1;
+/// Bytes of the fixed header (version 1's whole header): up to the
+/// provenance.
 pub const HEADER_LEN: usize = 64;
+/// Bytes of version 2's header before the build string.
+pub const PROVENANCE_END: usize = 96;
+/// The longest build string.
+pub const BUILD_MAX: usize = 1024;
+/// Provenance state bit: the campaign was complete when merged.
+pub const STATE_COMPLETE: u32 = 1;
+
+/// `s17 --version` of this program: what a merge writes as its build.
+pub const THIS_BUILD: &str = concat!("s17 ", env!("CARGO_PKG_VERSION"), " ", env!("S17_BUILD"));
 /// Bytes of a record.
 pub const RECORD_LEN: usize = 24;
 /// Bytes of the trailing checksum.
@@ -120,6 +155,74 @@ pub struct FlagHeader {
     pub flagged: u64,
 }
 
+/// Where a flag file came from (format version 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provenance {
+    /// The checksum of the campaign's `units.tsv` as the merge read it.
+    pub plan: u64,
+    /// Entries of the file's slice in the plan.
+    pub planned: u64,
+    /// Of them, checkpointed when merged.
+    pub checkpointed: u64,
+    /// The whole campaign was complete when merged (else `merge --partial`).
+    pub complete: bool,
+    /// `s17 --version` of the merging program.
+    pub build: String,
+}
+
+impl Provenance {
+    /// A provenance of this build and no plan (fingerprint 0, no entries,
+    /// partial): for files made outside a campaign (tests).
+    pub fn none() -> Provenance {
+        Provenance {
+            plan: 0,
+            planned: 0,
+            checkpointed: 0,
+            complete: false,
+            build: THIS_BUILD.to_string(),
+        }
+    }
+
+    /// The plan fingerprint of a `units.tsv`'s bytes.
+    pub fn fingerprint(units_tsv: &[u8]) -> u64 {
+        Checksum::of(units_tsv)
+    }
+
+    /// The header length of version 2 with this build string.
+    fn header_len(&self) -> usize {
+        PROVENANCE_END + self.build.len().div_ceil(8) * 8
+    }
+
+    /// For people: "plan 0x…, 12 of 12 entries of the slice, complete, by s17 …".
+    pub fn describe(&self) -> String {
+        format!(
+            "plan {:016x}, {} of {} entries of the slice checkpointed, campaign {}, made by {}",
+            self.plan,
+            self.checkpointed,
+            self.planned,
+            if self.complete { "complete" } else { "partial" },
+            self.build
+        )
+    }
+
+    fn check(&self) -> Result<(), FlagFault> {
+        let bad = |why: String| Err(FlagFault::Header(why));
+        if self.build.is_empty() || self.build.len() > BUILD_MAX {
+            return bad(format!(
+                "a build string of {} bytes (1 to {BUILD_MAX})",
+                self.build.len()
+            ));
+        }
+        if self.checkpointed > self.planned {
+            return bad(format!(
+                "{} entries checkpointed of {} planned",
+                self.checkpointed, self.planned
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl FlagHeader {
     /// The header of slice `slice`'s flags of a campaign searching for
     /// `goal` (clue count and kind bits), its counts zero.
@@ -153,16 +256,20 @@ impl FlagHeader {
         )
     }
 
-    fn to_bytes(self) -> [u8; HEADER_LEN] {
-        let mut b = [0u8; HEADER_LEN];
+    /// The header's bytes: version 2 with `provenance`.
+    fn to_bytes(self, provenance: &Provenance) -> Vec<u8> {
+        let len = provenance.header_len();
+        let mut b = vec![0u8; len];
         b[0..8].copy_from_slice(&MAGIC);
-        let words: [(usize, u32); 6] = [
+        let words: [(usize, u32); 8] = [
             (8, FORMAT_VERSION),
-            (12, HEADER_LEN as u32),
+            (12, len as u32),
             (16, self.clues),
             (20, self.kind),
             (24, self.slice),
             (28, RECORD_LEN as u32),
+            (88, provenance.complete as u32 * STATE_COMPLETE),
+            (92, provenance.build.len() as u32),
         ];
         for (at, w) in words {
             b[at..at + 4].copy_from_slice(&w.to_le_bytes());
@@ -172,9 +279,14 @@ impl FlagHeader {
             (40, self.searched),
             (48, self.covered),
             (56, self.flagged),
+            (64, provenance.plan),
+            (72, provenance.planned),
+            (80, provenance.checkpointed),
         ] {
             b[at..at + 8].copy_from_slice(&w.to_le_bytes());
         }
+        b[PROVENANCE_END..PROVENANCE_END + provenance.build.len()]
+            .copy_from_slice(provenance.build.as_bytes());
         b
     }
 
@@ -216,7 +328,7 @@ pub enum FlagFault {
     #[error("not a flag file (it does not start with \"S17FLAGS\")")]
     Magic,
     #[error(
-        "format version {got}, this program reads version {expected}; make the file again with `s17 campaign merge`"
+        "format version {got}, this program reads versions 1 to {expected}; make the file again with `s17 campaign merge`"
     )]
     Version { expected: u32, got: u32 },
     #[error("truncated or overlong: {got} bytes, the header promises {expected}")]
@@ -245,6 +357,9 @@ pub struct FlagError {
 pub struct FlagFile<B: AsRef<[u8]>> {
     bytes: B,
     header: FlagHeader,
+    /// Where the records start.
+    header_len: usize,
+    provenance: Option<Provenance>,
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -278,19 +393,15 @@ impl<B: AsRef<[u8]>> FlagFile<B> {
             }));
         }
         let version = u32_at(b, 8);
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != FORMAT_VERSION_1 {
             return Err(fail(FlagFault::Version {
                 expected: FORMAT_VERSION,
                 got: version,
             }));
         }
-        if u32_at(b, 12) as usize != HEADER_LEN || u32_at(b, 28) as usize != RECORD_LEN {
-            return Err(fail(FlagFault::Header(format!(
-                "header length {} and record length {}, expected {HEADER_LEN} and {RECORD_LEN}",
-                u32_at(b, 12),
-                u32_at(b, 28)
-            ))));
-        }
+        // The length the header promises, then the checksum, then the
+        // layout: a flipped byte is named as damage wherever it is.
+        let header_len = u32_at(b, 12) as usize;
         let header = FlagHeader {
             clues: u32_at(b, 16),
             kind: u32_at(b, 20),
@@ -303,7 +414,7 @@ impl<B: AsRef<[u8]>> FlagFile<B> {
         let expected = header
             .flagged
             .checked_mul(RECORD_LEN as u64)
-            .and_then(|r| r.checked_add((HEADER_LEN + CHECKSUM_LEN) as u64));
+            .and_then(|r| r.checked_add(header_len as u64 + CHECKSUM_LEN as u64));
         if expected != Some(b.len() as u64) {
             return Err(fail(FlagFault::Length {
                 expected: expected.unwrap_or(u64::MAX),
@@ -317,8 +428,28 @@ impl<B: AsRef<[u8]>> FlagFile<B> {
         if stored != computed {
             return Err(fail(FlagFault::Checksum { stored, computed }));
         }
+        let lengths_ok = match version {
+            FORMAT_VERSION_1 => header_len == HEADER_LEN,
+            _ => (PROVENANCE_END + 8..=PROVENANCE_END + BUILD_MAX).contains(&header_len),
+        };
+        if !lengths_ok || u32_at(b, 28) as usize != RECORD_LEN {
+            return Err(fail(FlagFault::Header(format!(
+                "header length {header_len} and record length {} in a version {version} file",
+                u32_at(b, 28)
+            ))));
+        }
         header.check().map_err(fail)?;
-        let file = FlagFile { bytes, header };
+        let provenance = if version == FORMAT_VERSION_1 {
+            None
+        } else {
+            Some(read_provenance(&b[..header_len]).map_err(fail)?)
+        };
+        let file = FlagFile {
+            bytes,
+            header,
+            header_len,
+            provenance,
+        };
         let mut last: Option<FlagRecord> = None;
         for (i, r) in file.records().enumerate() {
             let why = if last.is_some_and(|l| (l.entry, l.grid) >= (r.entry, r.grid)) {
@@ -347,14 +478,52 @@ impl<B: AsRef<[u8]>> FlagFile<B> {
         &self.header
     }
 
+    /// Where the file came from; `None` for a version 1 file.
+    pub fn provenance(&self) -> Option<&Provenance> {
+        self.provenance.as_ref()
+    }
+
     /// The records, in (entry, grid) order.
     pub fn records(&self) -> impl Iterator<Item = FlagRecord> + '_ {
         let b = self.bytes.as_ref();
-        let end = HEADER_LEN + self.header.flagged as usize * RECORD_LEN;
-        b[HEADER_LEN..end]
+        let end = self.header_len + self.header.flagged as usize * RECORD_LEN;
+        b[self.header_len..end]
             .chunks_exact(RECORD_LEN)
             .map(FlagRecord::from_bytes)
     }
+}
+
+/// The provenance of a version 2 header (`h`, the whole header, its
+/// length checked), checked: state bits, build length, UTF-8, zero padding.
+fn read_provenance(h: &[u8]) -> Result<Provenance, FlagFault> {
+    let bad = |why: String| Err(FlagFault::Header(why));
+    let state = u32_at(h, 88);
+    if state & !STATE_COMPLETE != 0 {
+        return bad(format!("unknown state bits {state:#x}"));
+    }
+    let len = u32_at(h, 92) as usize;
+    if len == 0 || PROVENANCE_END + len.div_ceil(8) * 8 != h.len() {
+        return bad(format!(
+            "a build string of {len} bytes in a header of {} bytes",
+            h.len()
+        ));
+    }
+    let (build, pad) = h[PROVENANCE_END..].split_at(len);
+    if pad.iter().any(|&x| x != 0) {
+        return bad("bytes after the build string are not zero".to_string());
+    }
+    let Ok(build) = std::str::from_utf8(build) else {
+        return bad("the build string is not UTF-8".to_string());
+    };
+    let provenance = Provenance {
+        plan: u64_at(h, 64),
+        planned: u64_at(h, 72),
+        checkpointed: u64_at(h, 80),
+        complete: state & STATE_COMPLETE != 0,
+        build: build.to_string(),
+    };
+    provenance.check()?;
+    Ok(provenance)
 }
 
 /// Writes a flag file as a stream: the header (with the number of records
@@ -372,10 +541,15 @@ fn invalid(why: String) -> io::Error {
 }
 
 impl<W: Write> FlagWriter<W> {
-    /// Starts a file of `header.flagged` records.
-    pub fn new(mut out: W, header: FlagHeader) -> io::Result<FlagWriter<W>> {
+    /// Starts a file of `header.flagged` records (format version 2).
+    pub fn new(
+        mut out: W,
+        header: FlagHeader,
+        provenance: &Provenance,
+    ) -> io::Result<FlagWriter<W>> {
         header.check().map_err(|f| invalid(f.to_string()))?;
-        let bytes = header.to_bytes();
+        provenance.check().map_err(|f| invalid(f.to_string()))?;
+        let bytes = header.to_bytes(provenance);
         let mut sum = Checksum::new();
         sum.update(&bytes);
         out.write_all(&bytes)?;
@@ -433,13 +607,22 @@ impl<W: Write> FlagWriter<W> {
     }
 }
 
-/// A whole flag file's bytes.
+/// A whole flag file's bytes, of no campaign ([`Provenance::none`]).
 pub fn to_bytes(header: FlagHeader, records: &[FlagRecord]) -> io::Result<Vec<u8>> {
+    to_bytes_with(header, &Provenance::none(), records)
+}
+
+/// A whole flag file's bytes.
+pub fn to_bytes_with(
+    header: FlagHeader,
+    provenance: &Provenance,
+    records: &[FlagRecord],
+) -> io::Result<Vec<u8>> {
     let header = FlagHeader {
         flagged: records.len() as u64,
         ..header
     };
-    let mut w = FlagWriter::new(Vec::new(), header)?;
+    let mut w = FlagWriter::new(Vec::new(), header, provenance)?;
     for &r in records {
         w.push(r)?;
     }

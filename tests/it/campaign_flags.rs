@@ -177,6 +177,25 @@ fn a_first_campaign_merges_into_flags_that_agree_with_the_one_grid_search() {
             counts.contains(&format!("{} flagged", h.flagged)),
             "{counts}"
         );
+        // The provenance: the plan's fingerprint (the checksum of
+        // units.tsv), the slice's entries, a complete campaign, this build.
+        let p = file.provenance().expect("a version 2 file").clone();
+        let units_tsv = std::fs::read(dir.join("units.tsv")).unwrap();
+        assert_eq!(p.plan, s17::flags::Provenance::fingerprint(&units_tsv));
+        let planned: u64 = campaign_ranges()[&k].iter().map(|r| r.end - r.start).sum();
+        assert_eq!(
+            (p.planned, p.checkpointed, p.complete),
+            (planned, planned, true)
+        );
+        let version = ok(run(&["--version"]));
+        assert_eq!(p.build, version.trim());
+        assert!(
+            counts.contains(&format!(
+                "provenance: plan {:016x}, {planned} of {planned} entries of the slice checkpointed, campaign complete, made by {}",
+                p.plan, p.build
+            )),
+            "{counts}"
+        );
     }
     assert!(!covered_grids.is_empty(), "the known 17's grid at least");
     // The one-grid search on the covered grids: a grid has a 17 iff flagged.

@@ -242,11 +242,12 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
     let write = |slice: &campaign::flags::SliceFlags| -> Result<(), campaign::CampaignError> {
         let h = &slice.header;
         let path = dir.join(flags::file_name(h.slice as usize));
-        let bytes =
-            flags::to_bytes(*h, &slice.records).map_err(|e| campaign::CampaignError::Io {
+        let bytes = flags::to_bytes_with(*h, &slice.provenance, &slice.records).map_err(|e| {
+            campaign::CampaignError::Io {
                 path: path.clone(),
                 source: std::io::Error::other(e.to_string()),
-            })?;
+            }
+        })?;
         write_atomically(&path, &bytes).map_err(|source| campaign::CampaignError::Io {
             path: path.clone(),
             source,
@@ -332,7 +333,7 @@ fn say_flags_merged(
 
 /// `s17 campaign flags FILE`: the flagged grids as `MINLEX_GRID<TAB>PUZZLE`
 /// (the example puzzle mapped with the grid's minlex transform), or the
-/// header's counts.
+/// header's counts and provenance.
 pub(super) fn print_flags(args: FlagsArgs) -> Outcome {
     let bytes = std::fs::read(&args.file).with_context(|| format!("{}", args.file.display()))?;
     let file = flags::FlagFile::open(bytes, &args.file.display().to_string())?;
@@ -350,6 +351,10 @@ pub(super) fn print_flags(args: FlagsArgs) -> Outcome {
             args.file.display(),
             h.describe()
         )?;
+        match file.provenance() {
+            Some(p) => writeln!(out, "provenance: {}", p.describe())?,
+            None => writeln!(out, "provenance: none (a format version 1 file)")?,
+        }
         out.flush()?;
         return Ok(true);
     }

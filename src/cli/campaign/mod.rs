@@ -60,6 +60,11 @@ enum Command {
 struct ReportArgs {
     /// A directory of flag files (slice-K.s17f, from `s17 campaign merge`).
     dir: PathBuf,
+    /// The survey: DIR holds the flags of a `--clues 18 --first` campaign,
+    /// DIR17 those of a `--clues 17 --first` one; per slice, the grids whose
+    /// lowest clue count is 17, 18 or 19 and more (TSV).
+    #[arg(long = "with-17", value_name = "DIR17")]
+    with_17: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -193,7 +198,9 @@ struct FlagsArgs {
     #[arg(long, value_name = "A..B", value_parser = super::enumerate::parse_range)]
     entries: Option<std::ops::Range<u64>>,
     /// Print the header's counts instead (grids of the slice, searched,
-    /// covered, flagged).
+    /// covered, flagged) and its provenance (plan fingerprint, entries of
+    /// the slice checkpointed of planned, campaign complete or partial,
+    /// the merging build).
     #[arg(long)]
     count: bool,
 }

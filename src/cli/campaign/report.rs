@@ -1,7 +1,8 @@
 //! `campaign report`: the campaign's answer from the flag files of `merge`.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
@@ -16,31 +17,24 @@ use super::ReportArgs;
 /// data/ed-counts.tsv. A slice is complete when every one of its ED grids
 /// is covered (all three visits searched); the total of flagged grids is
 /// the catalogue's answer only when all 416 slices are, else a lower bound.
+/// Files of different goals are refused; files of different plans (their
+/// fingerprints), of partial merges or of no provenance (version 1) are
+/// named on stderr.
 pub(super) fn report_flags(args: ReportArgs) -> Outcome {
+    if let Some(dir17) = &args.with_17 {
+        return survey(&args.dir, dir17);
+    }
     let counts = crate::ed::counts::committed();
-    let mut files: Vec<(usize, PathBuf)> = Vec::new();
-    for item in std::fs::read_dir(&args.dir).with_context(|| format!("{}", args.dir.display()))? {
-        let path = item
-            .with_context(|| format!("{}", args.dir.display()))?
-            .path();
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if let Some(k) = name
-            .strip_prefix("slice-")
-            .and_then(|n| n.strip_suffix(".s17f"))
-            .and_then(|n| n.parse::<usize>().ok())
-        {
-            files.push((k, path));
-        }
-    }
-    files.sort();
-    if files.is_empty() {
-        anyhow::bail!("{}: no flag file (slice-K.s17f) in it", args.dir.display());
-    }
+    let files = flag_files(&args.dir)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     writeln!(out, "slice\ted_grids\tsearched\tcovered\tflagged\tcomplete")?;
     let (mut grids, mut searched, mut covered, mut flagged, mut complete) =
         (0u64, 0u64, 0u64, 0u64, 0usize);
     let mut describe = None;
+    // Files by plan fingerprint (None: version 1, no provenance), and the
+    // files of partial merges.
+    let mut plans: std::collections::BTreeMap<Option<u64>, Vec<usize>> = Default::default();
+    let mut partial: Vec<usize> = Vec::new();
     for (k, path) in &files {
         let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
         let file = flags::FlagFile::open(bytes, &path.display().to_string())?;
@@ -64,6 +58,13 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
                 describe.as_deref().unwrap_or_default()
             );
         }
+        plans
+            .entry(file.provenance().map(|p| p.plan))
+            .or_default()
+            .push(*k);
+        if file.provenance().is_some_and(|p| !p.complete) {
+            partial.push(*k);
+        }
         let done = h.covered == ed_grids;
         writeln!(
             out,
@@ -86,6 +87,7 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
         if all_done { "yes" } else { "no" }
     )?;
     out.flush()?;
+    say_provenance(&plans, &partial);
     let what = describe.unwrap_or_default();
     if all_done {
         eprintln!("s17 campaign report: ED grids that {what}: {flagged} of {grids}");
@@ -94,6 +96,209 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
             "s17 campaign report: ED grids that {what}: at least {flagged} (a lower bound: {complete} of {} slices complete, {} files)",
             crate::campaign::SLICES,
             files.len()
+        );
+    }
+    Ok(true)
+}
+
+/// The slices as a short list: `28, 331` (at most 20, then a count).
+fn slice_list(slices: &[usize]) -> String {
+    let mut s: Vec<String> = slices.iter().take(20).map(usize::to_string).collect();
+    if slices.len() > 20 {
+        s.push(format!("and {} more", slices.len() - 20));
+    }
+    s.join(", ")
+}
+
+/// Notes on stderr when the files disagree in their plan, come from partial
+/// merges, or carry no provenance.
+fn say_provenance(plans: &std::collections::BTreeMap<Option<u64>, Vec<usize>>, partial: &[usize]) {
+    if plans.len() > 1 {
+        let parts: Vec<String> = plans
+            .iter()
+            .map(|(plan, slices)| match plan {
+                Some(p) => format!("plan {p:016x}: slices {}", slice_list(slices)),
+                None => format!("no provenance (version 1): slices {}", slice_list(slices)),
+            })
+            .collect();
+        eprintln!(
+            "s17 campaign report: note: the flag files come from {} different plans ({})",
+            plans.len(),
+            parts.join("; ")
+        );
+    }
+    if !partial.is_empty() {
+        eprintln!(
+            "s17 campaign report: note: merged from a campaign not yet complete (merge --partial): slices {}",
+            slice_list(partial)
+        );
+    }
+}
+
+/// The flag files (slice-K.s17f) of `dir`, by slice; at least one.
+fn flag_files(dir: &Path) -> anyhow::Result<Vec<(usize, PathBuf)>> {
+    let mut files: Vec<(usize, PathBuf)> = Vec::new();
+    for item in std::fs::read_dir(dir).with_context(|| format!("{}", dir.display()))? {
+        let path = item.with_context(|| format!("{}", dir.display()))?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if let Some(k) = name
+            .strip_prefix("slice-")
+            .and_then(|n| n.strip_suffix(".s17f"))
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            files.push((k, path));
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        anyhow::bail!("{}: no flag file (slice-K.s17f) in it", dir.display());
+    }
+    Ok(files)
+}
+
+/// One slice's flag file of a survey, checked: minimal `clues`, its slice,
+/// its grids those of data/ed-counts.tsv. `None` when the directory has
+/// none for the slice (that campaign did not search it).
+fn survey_file(
+    dir: &Path,
+    k: usize,
+    clues: u32,
+) -> anyhow::Result<Option<flags::FlagFile<Vec<u8>>>> {
+    let path = dir.join(flags::file_name(k));
+    if !path.exists() {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(&path).with_context(|| format!("{}", path.display()))?;
+    let file = flags::FlagFile::open(bytes, &path.display().to_string())?;
+    let h = *file.header();
+    if h.clues != clues || h.kind & flags::KIND_NON_MINIMAL != 0 {
+        anyhow::bail!(
+            "{}: its flag is \"{}\", the survey wants minimal {clues}s here",
+            path.display(),
+            h.describe()
+        );
+    }
+    let ed_grids = crate::ed::counts::committed()[k].grids;
+    if h.slice as usize != k || h.grids != ed_grids {
+        anyhow::bail!(
+            "{}: slice {} of {} grids, not slice {k} of {ed_grids} (data/ed-counts.tsv)",
+            path.display(),
+            h.slice,
+            h.grids
+        );
+    }
+    Ok(Some(file))
+}
+
+/// `s17 campaign report DIR18 --with-17 DIR17`: the survey's question,
+/// each grid's lowest clue count, from the flag files of an 18 campaign
+/// (DIR18) and of a 17 campaign (DIR17), per slice and in all (TSV):
+///
+/// - `lowest_17`: grids flagged with a 17;
+/// - `also_18`: of those, grids flagged with a minimal 18 too;
+/// - `lowest_18`: grids flagged with a minimal 18 and not with a 17;
+/// - `lowest_19_or_more`: the other grids (no 17 and no minimal 18, so no
+///   18 at all: an 18 that is not minimal holds a 17), only when the slice
+///   is complete in both campaigns, else `-`;
+/// - `complete`: every ED grid of the slice covered by both.
+///
+/// While not complete, `lowest_17` and `lowest_17 + lowest_18` are lower
+/// bounds (an unsearched visit may hold a 17 or 18).
+fn survey(dir18: &Path, dir17: &Path) -> Outcome {
+    let counts = crate::ed::counts::committed();
+    let slices: BTreeSet<usize> = flag_files(dir18)?
+        .into_iter()
+        .chain(flag_files(dir17)?)
+        .map(|(k, _)| k)
+        .collect();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    writeln!(
+        out,
+        "slice\ted_grids\tcovered_17\tcovered_18\tlowest_17\talso_18\tlowest_18\tlowest_19_or_more\tcomplete"
+    )?;
+    let mut all = [0u64; 6];
+    let mut complete = 0usize;
+    let mut plans: BTreeMap<(u32, Option<u64>), Vec<usize>> = BTreeMap::new();
+    for &k in &slices {
+        let f17 = survey_file(dir17, k, 17)?;
+        let f18 = survey_file(dir18, k, 18)?;
+        for (clues, f) in [(17, &f17), (18, &f18)] {
+            if let Some(f) = f {
+                plans
+                    .entry((clues, f.provenance().map(|p| p.plan)))
+                    .or_default()
+                    .push(k);
+            }
+        }
+        let with_17: BTreeSet<(u32, u32)> = f17
+            .iter()
+            .flat_map(|f| f.records().map(|r| (r.entry, r.grid)))
+            .collect();
+        let (mut also_18, mut lowest_18) = (0u64, 0u64);
+        for r in f18.iter().flat_map(|f| f.records()) {
+            if with_17.contains(&(r.entry, r.grid)) {
+                also_18 += 1;
+            } else {
+                lowest_18 += 1;
+            }
+        }
+        let ed_grids = counts[k].grids;
+        let covered =
+            |f: &Option<flags::FlagFile<Vec<u8>>>| f.as_ref().map_or(0, |f| f.header().covered);
+        let (c17, c18) = (covered(&f17), covered(&f18));
+        let done = c17 == ed_grids && c18 == ed_grids;
+        let lowest_17 = with_17.len() as u64;
+        let rest = ed_grids - lowest_17 - lowest_18;
+        writeln!(
+            out,
+            "{k}\t{ed_grids}\t{c17}\t{c18}\t{lowest_17}\t{also_18}\t{lowest_18}\t{}\t{}",
+            if done {
+                rest.to_string()
+            } else {
+                "-".to_string()
+            },
+            if done { "yes" } else { "no" }
+        )?;
+        for (a, v) in all
+            .iter_mut()
+            .zip([ed_grids, c17, c18, lowest_17, also_18, lowest_18])
+        {
+            *a += v;
+        }
+        complete += done as usize;
+    }
+    let all_done = complete == crate::campaign::SLICES;
+    let [grids, c17, c18, lowest_17, also_18, lowest_18] = all;
+    writeln!(
+        out,
+        "all\t{grids}\t{c17}\t{c18}\t{lowest_17}\t{also_18}\t{lowest_18}\t{}\t{}",
+        if all_done {
+            (grids - lowest_17 - lowest_18).to_string()
+        } else {
+            "-".to_string()
+        },
+        if all_done { "yes" } else { "no" }
+    )?;
+    out.flush()?;
+    for clues in [17, 18] {
+        let of: Vec<_> = plans.iter().filter(|((c, _), _)| *c == clues).collect();
+        if of.len() > 1 {
+            eprintln!(
+                "s17 campaign report: note: the {clues} flag files come from {} different plans",
+                of.len()
+            );
+        }
+    }
+    if all_done {
+        eprintln!(
+            "s17 campaign report: lowest clue count of the ED grids: 17 for {lowest_17}, 18 for {lowest_18}, 19 or more for {}",
+            grids - lowest_17 - lowest_18
+        );
+    } else {
+        eprintln!(
+            "s17 campaign report: lowest clue count of the ED grids: 17 for at least {lowest_17}, 17 or 18 for at least {} (lower bounds: {complete} of {} slices complete in both campaigns)",
+            lowest_17 + lowest_18,
+            crate::campaign::SLICES
         );
     }
     Ok(true)

@@ -1,0 +1,165 @@
+//! `campaign report DIR18 --with-17 DIR17`: the survey's columns from the
+//! flag files of an 18 and a 17 campaign, checked against the records
+//! themselves (sets of grids, counted here); the goal of each directory
+//! checked; a note when the 18 files come from two plans.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use s17::flags::{FlagHeader, FlagRecord, KIND_FIRST, Provenance, file_name, to_bytes_with};
+
+use common::bin::s17;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/campaign-survey")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A mask of the first `n` cells.
+fn mask(n: u32) -> u128 {
+    (1u128 << n) - 1
+}
+
+/// Writes slice `k`'s flag file of `clues` with the grids `keys` flagged,
+/// `covered` grids covered (the whole slice when `None`).
+fn write(dir: &Path, k: usize, clues: u32, keys: &[(u32, u32)], covered: Option<u64>, plan: u64) {
+    let grids = s17::ed::counts::committed()[k].grids;
+    let covered = covered.unwrap_or(grids);
+    let header = FlagHeader {
+        clues,
+        kind: KIND_FIRST,
+        slice: k as u32,
+        grids,
+        searched: covered,
+        covered,
+        flagged: 0,
+    };
+    let records: Vec<FlagRecord> = keys
+        .iter()
+        .map(|&(entry, grid)| FlagRecord {
+            entry,
+            grid,
+            mask: mask(clues),
+        })
+        .collect();
+    let provenance = Provenance {
+        plan,
+        ..Provenance::none()
+    };
+    let bytes = to_bytes_with(header, &provenance, &records).unwrap();
+    std::fs::write(dir.join(file_name(k)), bytes).unwrap();
+}
+
+#[test]
+fn the_survey_counts_each_grid_at_its_lowest_clue_count() {
+    let (d17, d18) = (temp("17"), temp("18"));
+    let counts = s17::ed::counts::committed();
+    // Slice 415 searched whole by both; slice 414 partly.
+    let f17_415 = [(0, 0), (3, 1), (9, 2)];
+    let f18_415 = [(0, 0), (1, 0), (2, 5), (9, 2), (11, 0)];
+    write(&d17, 415, 17, &f17_415, None, 7);
+    write(&d18, 415, 18, &f18_415, None, 8);
+    let f17_414 = [(5, 5)];
+    let f18_414 = [(5, 5), (6, 0)];
+    write(&d17, 414, 17, &f17_414, Some(100), 7);
+    write(&d18, 414, 18, &f18_414, Some(90), 8);
+    let out = s17(&["campaign", "report"])
+        .arg(&d18)
+        .arg("--with-17")
+        .arg(&d17)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stderr}");
+    // The expected rows from the sets: lowest 17 = the 17 flags; also 18 =
+    // the 17 flags among the 18 flags; lowest 18 = the 18 flags not among
+    // the 17 flags; the rest only for a slice complete in both.
+    let row = |k: usize, f17: &[(u32, u32)], f18: &[(u32, u32)], c: (u64, u64)| {
+        let s17: BTreeSet<_> = f17.iter().collect();
+        let s18: BTreeSet<_> = f18.iter().collect();
+        let also = s17.intersection(&s18).count() as u64;
+        let only18 = s18.difference(&s17).count() as u64;
+        let grids = counts[k].grids;
+        let done = c == (grids, grids);
+        let rest = if done {
+            (grids - s17.len() as u64 - only18).to_string()
+        } else {
+            "-".to_string()
+        };
+        let yes = if done { "yes" } else { "no" };
+        (
+            format!(
+                "{k}\t{grids}\t{}\t{}\t{}\t{also}\t{only18}\t{rest}\t{yes}",
+                c.0,
+                c.1,
+                s17.len()
+            ),
+            [grids, c.0, c.1, s17.len() as u64, also, only18],
+        )
+    };
+    let g415 = counts[415].grids;
+    let (r414, n414) = row(414, &f17_414, &f18_414, (100, 90));
+    let (r415, n415) = row(415, &f17_415, &f18_415, (g415, g415));
+    assert!(
+        r415.ends_with(&format!("\t3\t2\t3\t{}\tyes", g415 - 6)),
+        "{r415}"
+    );
+    let sum: Vec<u64> = n414.iter().zip(n415).map(|(a, b)| a + b).collect();
+    let all = format!(
+        "all\t{}\t{}\t{}\t{}\t{}\t{}\t-\tno",
+        sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "slice\ted_grids\tcovered_17\tcovered_18\tlowest_17\talso_18\tlowest_18\tlowest_19_or_more\tcomplete",
+            r414.as_str(),
+            r415.as_str(),
+            all.as_str()
+        ]
+    );
+    assert!(
+        stderr.contains("17 for at least 4, 17 or 18 for at least 8 (lower bounds: 1 of 416 slices complete in both campaigns)"),
+        "{stderr}"
+    );
+    // Two plans among the 18 files: said.
+    write(&d18, 414, 18, &f18_414, Some(90), 9);
+    let out = s17(&["campaign", "report"])
+        .arg(&d18)
+        .arg("--with-17")
+        .arg(&d17)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the 18 flag files come from 2 different plans"),
+        "{stderr}"
+    );
+    // The plain report of the 18 directory says so too.
+    let out = s17(&["campaign", "report"]).arg(&d18).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        stderr.contains("come from 2 different plans (plan 0000000000000008: slices 415; plan 0000000000000009: slices 414)"),
+        "{stderr}"
+    );
+    // The directories swapped: refused, naming the file and its flag.
+    let out = s17(&["campaign", "report"])
+        .arg(&d17)
+        .arg("--with-17")
+        .arg(&d18)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("has a minimal 18 (first per visit)\", the survey wants minimal 17s here"),
+        "{stderr}"
+    );
+}
