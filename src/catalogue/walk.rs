@@ -32,7 +32,7 @@ use crate::ed::BandIndex;
 use crate::ed::fill::for_each_band3;
 
 /// The fixed part of the walk: the band catalogue, the fast band index and
-/// which catalogue bands have only the identity as automorphism.
+/// each catalogue band's automorphisms as maps of the rows below it.
 pub struct Walker {
     catalogue: BandCatalogue,
     index: BandIndex,
