@@ -11,11 +11,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+// The grid of the README's search example: 29 known 17s.
 use crate::common::GRID29;
 use crate::common::bin::stderr;
 use crate::common::bin::{BIN, data, shared_tables};
-
-/// The grid of the README's search example: 29 known 17s.
 
 /// Line 7 of `data/sample-grids.txt` (one known 17): the "is there an 18"
 /// example.
