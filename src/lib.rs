@@ -14,6 +14,7 @@ pub mod campaign;
 pub mod canon;
 pub mod catalogue;
 pub mod cli;
+pub mod disk;
 pub mod ed;
 pub mod exhaust;
 pub mod flags;

@@ -44,7 +44,7 @@
 //!                 u32 entry, u32 grid index,
 //!                 u64 mask of cells 0..63, u64 mask of cells 64..80
 //!                 (bits 17..63 zero); the mask has N cells
-//! H+24R     8  checksum (crate::tables::format::Checksum) of bytes
+//! H+24R     8  checksum (crate::disk::Checksum) of bytes
 //!               0..H+24R
 //! ```
 //!
@@ -74,8 +74,8 @@ use std::io::{self, Write};
 
 use crate::band::BANDS;
 use crate::bits::Mask81;
+use crate::disk::Checksum;
 use crate::plan::CLUE_RANGE;
-use crate::tables::format::Checksum;
 
 pub use records::{FlagRecords, MapError, PLACED_LEN, Placed, flag_records, place, slice_records};
 

@@ -55,10 +55,8 @@
 //! and none is repeated (the lines of a grid not kept are removed before it
 //! is searched again).
 
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 pub mod checkpoint;
 pub mod files;
@@ -68,6 +66,7 @@ pub mod safety;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use crate::disk::{write_atomically, write_atomically_with};
 pub use checkpoint::{
     Fingerprint, Reconciled, Repair, checkpoint_header, checkpoint_path, reconcile,
 };
@@ -118,49 +117,4 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '
         path: path.to_path_buf(),
         source,
     }
-}
-
-/// Replaces the file at `path` with `bytes`, or leaves it as it was: see
-/// [`write_atomically_with`].
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_atomically_with(path, |file| file.write_all(bytes))
-}
-
-/// Replaces the file at `path` with what `write` writes, or leaves it as it
-/// was. `write` fills a temporary file beside `path`, named uniquely per
-/// process and call (two threads or processes writing the same file at
-/// once each fill their own, and the last rename wins with a complete
-/// file); the temporary file is fsync'd and renamed over `path`, then the
-/// directory is fsync'd where the platform allows it, so the rename itself
-/// survives a power loss. On an error the temporary file is removed.
-/// The directory must exist.
-pub fn write_atomically_with(
-    path: &Path,
-    write: impl FnOnce(&mut File) -> io::Result<()>,
-) -> io::Result<()> {
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}.{call}", std::process::id()));
-    let temporary = path.with_file_name(name);
-    let result = (|| {
-        let mut file = File::create(&temporary)?;
-        write(&mut file)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-        return result;
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    // Directory fsync makes the rename durable; not every platform allows it.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
 }

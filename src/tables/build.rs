@@ -16,7 +16,7 @@ use super::format::{
     MIN_STORED_SIZE, RECORD_SUMMED, STORED_SIZES, band_section_checksum, le_bytes,
 };
 use crate::band::{Band, BandCatalogue, SetList, band_uas, minimum_size, valid_sets_unsorted};
-use crate::output::write_atomically_with;
+use crate::disk::write_atomically_with;
 
 /// Everything the file stores for one band, computed in memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,7 +199,7 @@ fn write_words<W: Write>(w: &mut W, words: &[u32]) -> io::Result<()> {
 }
 
 /// Writes tables to `path` atomically
-/// ([`crate::output::write_atomically_with`]), creating its directory if
+/// ([`crate::disk::write_atomically_with`]), creating its directory if
 /// needed.
 pub fn write_file(path: impl AsRef<Path>, data: &[BandData]) -> Result<(), TableError> {
     let path = path.as_ref();

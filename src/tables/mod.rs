@@ -3,7 +3,7 @@
 //! sizes 2..=6, memory-mapped and read in place.
 //!
 //! The file is built by the program ([`build()`], `s17 tables build`), written
-//! with [`crate::output::write_atomically_with`] (a temporary file renamed
+//! with [`crate::disk::write_atomically_with`] (a temporary file renamed
 //! over it), so a crash never leaves a half file under the real name. The
 //! library reports a build's progress through a callback ([`BuildProgress`])
 //! and never prints; the command line draws the bar.
