@@ -11,6 +11,7 @@ mod bands;
 mod campaign;
 mod campaign_faults;
 mod campaign_flags;
+mod campaign_survey;
 mod campaign_work;
 mod canon;
 mod cli;

@@ -3,14 +3,13 @@
 //! themselves (sets of grids, counted here); the goal of each directory
 //! checked; a note when the 18 files come from two plans.
 
-mod common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use s17::flags::{FlagHeader, FlagRecord, KIND_FIRST, Provenance, file_name, to_bytes_with};
 
-use common::bin::s17;
+use crate::common::bin::s17;
 
 fn temp(name: &str) -> PathBuf {
     let dir = PathBuf::from(concat!(env!("CARGO_TARGET_TMPDIR"), "/campaign-survey")).join(name);
