@@ -208,15 +208,18 @@ impl clap::builder::TypedValueParser for ClueCount {
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        const NAMES: [&str; 4] = ["16", "17", "18", "19"];
-        debug_assert!(
+        // clap wants `'static` names: the counts 10 to 30 written out,
+        // those of CLUE_RANGE offered.
+        const NAMES: [&str; 21] = [
+            "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23",
+            "24", "25", "26", "27", "28", "29", "30",
+        ];
+        debug_assert!(CLUE_RANGE.clone().all(|c| NAMES.contains(&c.to_string().as_str())));
+        Some(Box::new(
             NAMES
                 .iter()
-                .zip(CLUE_RANGE)
-                .all(|(n, c)| n.parse() == Ok(c))
-        );
-        Some(Box::new(
-            NAMES.iter().map(clap::builder::PossibleValue::new),
+                .filter(|n| n.parse().is_ok_and(|c: usize| CLUE_RANGE.contains(&c)))
+                .map(clap::builder::PossibleValue::new),
         ))
     }
 }
