@@ -214,7 +214,11 @@ impl clap::builder::TypedValueParser for ClueCount {
             "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23",
             "24", "25", "26", "27", "28", "29", "30",
         ];
-        debug_assert!(CLUE_RANGE.clone().all(|c| NAMES.contains(&c.to_string().as_str())));
+        debug_assert!(
+            CLUE_RANGE
+                .clone()
+                .all(|c| NAMES.contains(&c.to_string().as_str()))
+        );
         Some(Box::new(
             NAMES
                 .iter()

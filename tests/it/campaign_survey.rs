@@ -3,7 +3,6 @@
 //! themselves (sets of grids, counted here); the goal of each directory
 //! checked; a note when the 18 files come from two plans.
 
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
