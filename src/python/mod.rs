@@ -31,6 +31,7 @@ use pyo3::prelude::*;
 
 use crate::band::BandCatalogue;
 use crate::canon::{minlex_grid, minlex_puzzle};
+use crate::catalogue::{Catalogue, CatalogueError, default_dirs as catalogue_dirs};
 use crate::grid::{Grid, Puzzle};
 use crate::lowest::{Lowest as Answer, LowestSearch};
 use crate::scan::{GridFile, Part};
@@ -445,6 +446,42 @@ fn scan_lowest(path: PathBuf, threads: usize, tables: Option<PathBuf>) -> PyResu
     })
 }
 
+/// The minlex catalogue's tables (`catalogue::default_dirs`), opened once.
+fn catalogue() -> PyResult<&'static Catalogue> {
+    static OPEN: OnceLock<Catalogue> = OnceLock::new();
+    if let Some(c) = OPEN.get() {
+        return Ok(c);
+    }
+    let c = Catalogue::open(&catalogue_dirs()).map_err(catalogue_error)?;
+    Ok(OPEN.get_or_init(|| c))
+}
+
+fn catalogue_error(e: CatalogueError) -> PyErr {
+    match e {
+        CatalogueError::Io { .. } => table_error(e),
+        _ => value_error(e),
+    }
+}
+
+/// The number of `grid` (any image of it) in the field's minlex catalogue,
+/// 1 to 5,472,730,538 (`s17 catalogue number`); `ValueError` when its
+/// first band's table is not built.
+#[pyfunction]
+fn catalogue_number(py: Python<'_>, grid: &str) -> PyResult<u64> {
+    let grid = parse_grid(grid)?;
+    let c = catalogue()?;
+    py.detach(|| c.number(&grid)).map_err(catalogue_error)
+}
+
+/// The minlex grid of catalogue number `number` (`s17 catalogue grid`).
+#[pyfunction]
+fn catalogue_grid(py: Python<'_>, number: u64) -> PyResult<String> {
+    let c = catalogue()?;
+    py.detach(|| c.grid(number))
+        .map(|g| g.to_string())
+        .map_err(catalogue_error)
+}
+
 /// The native module, re-exported by the package `s17`.
 #[pymodule]
 #[pyo3(name = "_s17")]
@@ -455,6 +492,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(lowest, m)?)?;
     m.add_function(wrap_pyfunction!(tables_path, m)?)?;
+    m.add_function(wrap_pyfunction!(catalogue_number, m)?)?;
+    m.add_function(wrap_pyfunction!(catalogue_grid, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     m.add_function(wrap_pyfunction!(scan_lowest, m)?)?;
     m.add_class::<Lowest>()?;

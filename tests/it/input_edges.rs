@@ -543,7 +543,7 @@ fn help_and_readme_read_right() {
     let dir = tempfile::tempdir().unwrap();
     let help = stdout(&s17(dir.path(), &["enumerate", "--help"]));
     assert!(
-        help.contains("`LINE<TAB>CHOICE<TAB>K<TAB>ENTRY<TAB>QUICK_GRID`"),
+        help.contains("`LINE<TAB>CHOICE<TAB>K<TAB>ENTRY<TAB>GRID`"),
         "{help}"
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

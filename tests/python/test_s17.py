@@ -250,3 +250,20 @@ def test_ctrl_c_stops_the_iterator(tables, tmp_path):
     child.send_signal(signal.SIGINT)
     assert child.wait(timeout=30) == 3
     assert time.monotonic() - sent < 5
+
+
+def test_catalogue_number_and_grid_as_the_cli(cli):
+    # Images of grids inside the committed tables (the README's grid 3 and
+    # catalogue grids 1, 2, 7): their numbers as `s17 catalogue number`
+    # gives them, and back as `s17 catalogue grid`.
+    grids = [SAMPLE[2]] + [s17.catalogue_grid(k) for k in (1, 2, 7)]
+    out = cli("catalogue", "number", stdin="\n".join(grids) + "\n").stdout
+    numbers = [int(line.split("\t")[1]) for line in out.splitlines()]
+    assert [s17.catalogue_number(g) for g in grids] == numbers
+    assert numbers[1:] == [1, 2, 7]
+    for k in numbers:
+        grid = cli("catalogue", "grid", str(k)).stdout.split("\t")[1].strip()
+        assert s17.catalogue_grid(k) == grid == s17.canon(grid)
+    with pytest.raises(ValueError) as raised:
+        s17.catalogue_grid(0)
+    assert str(raised.value) in cli("catalogue", "grid", "0").stderr

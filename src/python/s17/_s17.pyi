@@ -53,6 +53,12 @@ def lowest(grid: str, *, threads: int = 0, tables: Optional[_Path] = None) -> Lo
 def tables_path() -> str:
     """Where the band tables are by default ($S17_TABLES, else the user's cache)."""
 
+def catalogue_number(grid: str) -> int:
+    """The number of ``grid`` (any image) in the minlex catalogue, 1 to 5472730538."""
+
+def catalogue_grid(number: int) -> str:
+    """The minlex grid of catalogue number ``number``."""
+
 def scan(
     path: _Path,
     clues: int = 17,
