@@ -52,6 +52,18 @@ fn write(dir: &Path, k: usize, clues: u32, keys: &[(u32, u32)], covered: Option<
     std::fs::write(dir.join(file_name(k)), bytes).unwrap();
 }
 
+/// `s17 campaign report D18 --with-17 D17`: its output and its stderr.
+fn survey(d18: &Path, d17: &Path) -> (std::process::Output, String) {
+    let out = s17(&["campaign", "report"])
+        .arg(d18)
+        .arg("--with-17")
+        .arg(d17)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    (out, stderr)
+}
+
 #[test]
 fn the_survey_counts_each_grid_at_its_lowest_clue_count() {
     let (d17, d18) = (temp("17"), temp("18"));
@@ -65,13 +77,7 @@ fn the_survey_counts_each_grid_at_its_lowest_clue_count() {
     let f18_414 = [(5, 5), (6, 0)];
     write(&d17, 414, 17, &f17_414, Some(100), 7);
     write(&d18, 414, 18, &f18_414, Some(90), 8);
-    let out = s17(&["campaign", "report"])
-        .arg(&d18)
-        .arg("--with-17")
-        .arg(&d17)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let (out, stderr) = survey(&d18, &d17);
     assert!(out.status.success(), "{stderr}");
     // The expected rows from the sets: lowest 17 = the 17 flags; also 18 =
     // the 17 flags among the 18 flags; lowest 18 = the 18 flags not among
@@ -128,13 +134,7 @@ fn the_survey_counts_each_grid_at_its_lowest_clue_count() {
     );
     // Two plans among the 18 files: said.
     write(&d18, 414, 18, &f18_414, Some(90), 9);
-    let out = s17(&["campaign", "report"])
-        .arg(&d18)
-        .arg("--with-17")
-        .arg(&d17)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let (out, stderr) = survey(&d18, &d17);
     assert!(out.status.success(), "{stderr}");
     assert!(
         stderr.contains("the 18 flag files come from 2 different plans"),
@@ -148,13 +148,7 @@ fn the_survey_counts_each_grid_at_its_lowest_clue_count() {
         "{stderr}"
     );
     // The directories swapped: refused, naming the file and its flag.
-    let out = s17(&["campaign", "report"])
-        .arg(&d17)
-        .arg("--with-17")
-        .arg(&d18)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let (out, stderr) = survey(&d17, &d18);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("has a minimal 18 (first per visit)\", the survey wants minimal 17s here"),
