@@ -444,6 +444,63 @@ fn each_hi_visit(ed: &Ed, k: usize, entry: &Entry, mut f: impl FnMut(&Key)) {
     });
 }
 
+/// A flag record that names no grid of its entry (a damaged or foreign
+/// flag file: the checksum held, so another program's).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("slice {k}, entry {entry} has {grids} grids, no grid {grid}")]
+pub struct NoSuchGrid {
+    pub k: usize,
+    pub entry: u32,
+    pub grids: usize,
+    pub grid: u32,
+}
+
+/// Calls `f` with each flag record of slice `k` (`records`, in the file's
+/// (entry, grid) order) and its hi-visit grid (catalogue band K, the
+/// entry's band 2, the record's band 3), until `f` fails. The entries from
+/// the first record's to the last's are walked once.
+pub fn for_each_flagged<E: From<NoSuchGrid>>(
+    ed: &Ed,
+    k: usize,
+    records: &[FlagRecord],
+    mut f: impl FnMut(&FlagRecord, &crate::grid::Grid) -> Result<(), E>,
+) -> Result<(), E> {
+    let (Some(first), Some(last)) = (records.first(), records.last()) else {
+        return Ok(());
+    };
+    let mut next = records.iter().copied().peekable();
+    let mut failure = None;
+    ed.for_each_entry(k, first.entry as u64..last.entry as u64 + 1, |entry| {
+        if failure.is_some() || next.peek().is_none_or(|r| r.entry as u64 != entry.number) {
+            return;
+        }
+        let mut bands3 = Vec::new();
+        ed.entry_visits(k, entry, Choices::HI, |v| bands3.push(v.band3));
+        while let Some(r) = next.next_if(|r| r.entry as u64 == entry.number) {
+            let Some(band3) = bands3.get(r.grid as usize) else {
+                failure = Some(E::from(NoSuchGrid {
+                    k,
+                    entry: r.entry,
+                    grids: bands3.len(),
+                    grid: r.grid,
+                }));
+                return;
+            };
+            let mut cells = [0u8; 81];
+            cells[..27].copy_from_slice(ed.catalogue().band(k));
+            cells[27..54].copy_from_slice(&entry.band2);
+            cells[54..].copy_from_slice(band3);
+            if let Err(e) = f(&r, &crate::grid::Grid::from_digits_unchecked(cells)) {
+                failure = Some(e);
+            }
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,6 +33,7 @@
 //! Costs come from `data/ed-costs.tsv` ([`costs`]): the mean CPU seconds
 //! per entry of each slice, from `s17 exhaust --estimate`.
 
+pub mod bitmap;
 pub mod costs;
 pub mod flags;
 pub mod lines;

@@ -35,6 +35,7 @@
 //! [`CatalogueError::NotBuilt`], naming the command that builds what is
 //! missing.
 
+pub mod bitmap;
 pub mod table;
 pub mod walk;
 

@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 
 use crate::band::BANDS;
+use crate::catalogue::bitmap::{Answer, Bitmap, BitmapError, LookupError};
 use crate::catalogue::{BandTable, Catalogue, ED_GRIDS, Flow, Walker};
 use crate::grid::Grid;
 
@@ -55,6 +56,20 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// "Has this grid the flag?" from a bitmap of `s17 campaign bitmap`,
+    /// for each grid (any image), one per line: `LINE<TAB>NUMBER<TAB>ANSWER`,
+    /// ANSWER `yes` (flagged), `no` (not, in a complete bitmap) or `unknown`
+    /// (not flagged in a partial bitmap: maybe not searched). What the flag
+    /// means ("has a minimal 18") goes to stderr.
+    Has {
+        /// Grids, one per line ('-' or nothing: stdin).
+        input: Option<PathBuf>,
+        /// The bitmap (`s17 campaign bitmap DIR -o FILE`).
+        #[arg(long, value_name = "FILE")]
+        bitmap: PathBuf,
+        #[command(flatten)]
+        tables: TablesDir,
+    },
     /// Which first bands have tables, where, and the numbers they cover.
     Status {
         #[command(flatten)]
@@ -72,12 +87,17 @@ struct TablesDir {
 
 impl TablesDir {
     fn open(&self) -> anyhow::Result<Catalogue> {
-        let mut dirs = crate::catalogue::default_dirs();
-        if let Some(dir) = &self.tables {
-            dirs.insert(0, dir.clone());
-        }
-        Ok(Catalogue::open(&dirs)?)
+        open_catalogue(self.tables.as_deref())
     }
+}
+
+/// The catalogue, its tables read from `first` before the usual places.
+pub(super) fn open_catalogue(first: Option<&std::path::Path>) -> anyhow::Result<Catalogue> {
+    let mut dirs = crate::catalogue::default_dirs();
+    if let Some(dir) = first {
+        dirs.insert(0, dir.to_path_buf());
+    }
+    Ok(Catalogue::open(&dirs)?)
 }
 
 pub fn run(args: Args, quiet: bool) -> Outcome {
@@ -89,6 +109,11 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             dir,
             threads,
         } => build(&bands, dir, threads, quiet),
+        Command::Has {
+            input,
+            bitmap,
+            tables,
+        } => has(input, &bitmap, &tables, quiet),
         Command::Status { tables } => status(&tables),
     }
 }
@@ -162,6 +187,79 @@ fn number(input: Option<PathBuf>, tables: &TablesDir, quiet: bool) -> Outcome {
         eprintln!(
             "s17 catalogue number: {} numbered in {secs:.3} s",
             counted(grids, "grid")
+        );
+    }
+    if malformed > 0 {
+        return Err(Usage(format!(
+            "{}: {} not a grid",
+            source.name,
+            counted(malformed, "line")
+        ))
+        .into());
+    }
+    if grids == 0 && unnumbered == 0 {
+        return Err(super::input::no_items("grid", &source.name));
+    }
+    Ok(unnumbered == 0)
+}
+
+fn has(
+    input: Option<PathBuf>,
+    bitmap: &std::path::Path,
+    tables: &TablesDir,
+    quiet: bool,
+) -> Outcome {
+    // A bitmap that cannot be read is a bad input: exit 2.
+    let usage = |e: BitmapError| Usage(e.to_string());
+    let mut bitmap = Bitmap::open(bitmap).map_err(usage)?;
+    let catalogue = tables.open()?;
+    let mut source = LineSource::open(input.as_deref())?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let (mut grids, mut yes, mut malformed, mut unnumbered) = (0u64, 0u64, 0u64, 0u64);
+    while let Some((line_number, line)) = source.next_line()? {
+        if is_skippable_bytes(line) {
+            continue;
+        }
+        let failure = match Grid::parse_bytes(line) {
+            Ok(grid) => match bitmap.lookup(&catalogue, &grid) {
+                Ok((number, answer)) => {
+                    grids += 1;
+                    yes += (answer == Answer::Yes) as u64;
+                    writeln!(out, "{line_number}\t{number}\t{}", answer.word())?;
+                    None
+                }
+                Err(LookupError::Bitmap(e)) => return Err(usage(e).into()),
+                Err(LookupError::Catalogue(e)) => {
+                    unnumbered += 1;
+                    Some(e.to_string())
+                }
+            },
+            Err(e) => {
+                malformed += 1;
+                Some(e.to_string())
+            }
+        };
+        if let Some(why) = failure {
+            out.flush()?;
+            eprintln!(
+                "s17 catalogue has: {}: line {line_number}: {why}",
+                source.name
+            );
+        }
+    }
+    out.flush()?;
+    if !quiet {
+        let info = bitmap.info();
+        eprintln!(
+            "s17 catalogue has: {yes} of {} yes (flag: {}; {} bitmap, {} bits set)",
+            counted(grids, "grid"),
+            info.describe(),
+            if info.complete {
+                "a complete"
+            } else {
+                "a partial"
+            },
+            info.set
         );
     }
     if malformed > 0 {

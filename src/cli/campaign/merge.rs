@@ -8,16 +8,14 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::campaign::{self, Status, merge_into};
-use crate::canon::minlex_grid;
-use crate::ed::{Choices, Ed};
+use crate::ed::Ed;
 use crate::flags;
-use crate::grid::{Grid, Puzzle};
 use crate::output::{OutputLock, new_path, write_atomically, write_atomically_with};
 
 use crate::cli::Outcome;
 use crate::cli::common::{counted, read_known};
 
-use super::{FlagsArgs, MergeArgs};
+use super::MergeArgs;
 
 /// Before anything is written: `-o FILE` (or `FILE.new` with a known
 /// list) that exists is refused without `--force`, and one that is the
@@ -329,80 +327,4 @@ fn say_flags_merged(
     }
     summary += &partial_note(status);
     eprintln!("{summary}");
-}
-
-/// `s17 campaign flags FILE`: the flagged grids as `MINLEX_GRID<TAB>PUZZLE`
-/// (the example puzzle mapped with the grid's minlex transform), or the
-/// header's counts and provenance.
-pub(super) fn print_flags(args: FlagsArgs) -> Outcome {
-    let bytes = std::fs::read(&args.file).with_context(|| format!("{}", args.file.display()))?;
-    let file = flags::FlagFile::open(bytes, &args.file.display().to_string())?;
-    let h = *file.header();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if args.count {
-        writeln!(
-            out,
-            "slice {}: {} grids, {} searched, {} covered, {} flagged ({}; flag: {})",
-            h.slice,
-            h.grids,
-            h.searched,
-            h.covered,
-            h.flagged,
-            args.file.display(),
-            h.describe()
-        )?;
-        match file.provenance() {
-            Some(p) => writeln!(out, "provenance: {}", p.describe())?,
-            None => writeln!(out, "provenance: none (a format version 1 file)")?,
-        }
-        out.flush()?;
-        return Ok(true);
-    }
-    let range = args.entries.unwrap_or(0..u64::MAX);
-    let records: Vec<flags::FlagRecord> = file
-        .records()
-        .filter(|r| range.contains(&(r.entry as u64)))
-        .collect();
-    let Some(last) = records.last() else {
-        return Ok(true);
-    };
-    let ed = Ed::new();
-    let k = h.slice as usize;
-    let mut next = records.iter().peekable();
-    let mut failure = None;
-    let walk = records[0].entry as u64..last.entry as u64 + 1;
-    ed.for_each_entry(k, walk, |entry| {
-        if failure.is_some() || next.peek().is_none_or(|r| r.entry as u64 != entry.number) {
-            return;
-        }
-        let mut bands3 = Vec::new();
-        ed.entry_visits(k, entry, Choices::HI, |v| bands3.push(v.band3));
-        while let Some(r) = next.next_if(|r| r.entry as u64 == entry.number) {
-            let Some(band3) = bands3.get(r.grid as usize) else {
-                failure = Some(anyhow::anyhow!(
-                    "{}: entry {} has {} grids, no grid {}",
-                    args.file.display(),
-                    r.entry,
-                    bands3.len(),
-                    r.grid
-                ));
-                return;
-            };
-            let mut cells = [0u8; 81];
-            cells[..27].copy_from_slice(ed.catalogue().band(k));
-            cells[27..54].copy_from_slice(&entry.band2);
-            cells[54..].copy_from_slice(band3);
-            let grid = Grid::from_digits_unchecked(cells);
-            let (form, t) = minlex_grid(&grid);
-            let puzzle = t.apply_puzzle(&Puzzle::from_grid(&grid, r.mask));
-            if let Err(e) = writeln!(out, "{form}\t{puzzle}") {
-                failure = Some(e.into());
-            }
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    out.flush()?;
-    Ok(true)
 }

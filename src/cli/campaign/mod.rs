@@ -14,6 +14,7 @@ use crate::campaign::{self, Plan};
 use super::Outcome;
 use super::common::{GoalArgs, TablesArg};
 
+mod flags;
 mod merge;
 mod plan;
 mod report;
@@ -49,8 +50,15 @@ enum Command {
     /// The 17s (puzzles of N clues) of all units, each once, as minlex
     /// puzzles; for a --first campaign, a flag file per slice into DIR.
     Merge(MergeArgs),
-    /// Print a flag file: MINLEX_GRID<TAB>PUZZLE per flagged grid, or its counts.
+    /// Print a flag file, or a directory's: MINLEX_GRID<TAB>PUZZLE per
+    /// flagged grid (with --numbers: NUMBER<TAB>MINLEX_GRID<TAB>PUZZLE), or
+    /// its counts.
     Flags(FlagsArgs),
+    /// A flag campaign's answer as one bitmap of 5,472,730,538 bits, bit
+    /// k-1 set when the grid of catalogue number k is flagged, from the
+    /// flag files of DIR (`merge`'s output); `s17 catalogue has --bitmap
+    /// FILE` answers from it.
+    Bitmap(BitmapArgs),
     /// The campaign's answer from the flag files of DIR (`merge`'s output):
     /// per slice and in all, ED grids, searched, covered, flagged (TSV).
     Report(ReportArgs),
@@ -191,9 +199,41 @@ struct MergeArgs {
 }
 
 #[derive(clap::Args, Debug)]
+struct BitmapArgs {
+    /// A directory of flag files (slice-K.s17f, from `s17 campaign merge`).
+    dir: PathBuf,
+    /// The bitmap file (684 MB long, sparse: only blocks with a set bit
+    /// take disk).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: PathBuf,
+    /// Export a campaign that is not complete (not every slice, not every
+    /// grid covered, merged --partial, or files of several plans): the
+    /// bitmap says so, and a clear bit is then no answer.
+    #[arg(long)]
+    partial: bool,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Read the catalogue tables from DIR first (as `s17 catalogue number
+    /// --tables`).
+    #[arg(long, value_name = "DIR")]
+    catalogue: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
 struct FlagsArgs {
-    /// A flag file (DIR/slice-K.s17f of `s17 campaign merge`).
+    /// A flag file (DIR/slice-K.s17f of `s17 campaign merge`), or a
+    /// directory of them (every slice-K.s17f, by slice).
+    #[arg(value_name = "FILE|DIR")]
     file: PathBuf,
+    /// The grid's catalogue number first: NUMBER<TAB>MINLEX_GRID<TAB>PUZZLE
+    /// (the catalogue tables of the grids' first bands are needed).
+    #[arg(long, conflicts_with = "count")]
+    numbers: bool,
+    /// Read the catalogue tables from DIR first (as `s17 catalogue number
+    /// --tables`).
+    #[arg(long, value_name = "DIR", requires = "numbers")]
+    catalogue: Option<PathBuf>,
     /// Only the flagged grids of entries A to B-1.
     #[arg(long, value_name = "A..B", value_parser = super::enumerate::parse_range)]
     entries: Option<std::ops::Range<u64>>,
@@ -212,7 +252,8 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         Command::Work(a) => run::work(a, quiet),
         Command::Status(a) => status::status(a),
         Command::Merge(a) => merge::merge_units(a, quiet),
-        Command::Flags(a) => merge::print_flags(a),
+        Command::Flags(a) => flags::print_flags(a, quiet),
+        Command::Bitmap(a) => flags::export_bitmap(a, quiet),
         Command::Report(a) => report::report_flags(a),
     }
 }
