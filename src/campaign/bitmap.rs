@@ -463,8 +463,14 @@ mod tests {
         .unwrap();
         let band: [u8; 27] = g.digits()[..27].try_into().unwrap();
         assert_eq!(unpack(&band, &pack(g.digits())), g);
-        let mut h = *g.digits();
-        h.swap(79, 80);
-        assert!(pack(g.digits()) < pack(&h));
+        // Their order is the digits' order.
+        for (a, b) in [(79, 80), (30, 31), (27, 80)] {
+            let mut h = *g.digits();
+            h.swap(a, b);
+            assert_eq!(
+                pack(g.digits()).cmp(&pack(&h)),
+                g.digits()[27..].cmp(&h[27..])
+            );
+        }
     }
 }

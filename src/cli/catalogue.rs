@@ -251,7 +251,7 @@ fn has(
     if !quiet {
         let info = bitmap.info();
         eprintln!(
-            "s17 catalogue has: {yes} of {} yes (flag: {}; {} bitmap, {} bits set)",
+            "s17 catalogue has: {yes} of {} yes (flag: {}; {} bitmap, {} set)",
             counted(grids, "grid"),
             info.describe(),
             if info.complete {
@@ -259,7 +259,7 @@ fn has(
             } else {
                 "a partial"
             },
-            info.set
+            counted(info.set, "bit")
         );
     }
     if malformed > 0 {

@@ -9,6 +9,7 @@ mod common;
 mod architecture;
 mod bands;
 mod campaign;
+mod campaign_bitmap;
 mod campaign_faults;
 mod campaign_flags;
 mod campaign_survey;

@@ -184,6 +184,26 @@ const CHECKS: &[(&str, Check)] = &[
         assert_eq!(grid, FLAG_GRID);
         assert_puzzle_of(puzzle, FLAG_GRID, 18);
     }),
+    ("s17 campaign flags is18-flags --numbers", |out, _| {
+        // FLAG_GRID's catalogue number (numbered by the committed tables).
+        let lines = stdout_lines(out);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        let f: Vec<&str> = lines[0].split('\t').collect();
+        assert_eq!(f[..2], ["294640364", FLAG_GRID], "{lines:?}");
+        assert_puzzle_of(f[2], FLAG_GRID, 18);
+    }),
+    (
+        "s17 campaign bitmap is18-flags -o is18.bits --partial",
+        |out, dir| {
+            assert!(stderr(out).contains("1 bit set"), "{}", stderr(out));
+            let len = std::fs::metadata(dir.join("is18.bits")).unwrap().len();
+            assert_eq!(len, 4096 * 2 + 684_091_318);
+        },
+    ),
+    (
+        "echo 123456789456789123798132564237594618569813247841627395314278956675941832982365471 | tr 12 21 | s17 catalogue has --bitmap is18.bits",
+        |out, _| assert_eq!(stdout_lines(out), ["1\t294640364\tyes"]),
+    ),
     (
         "echo 123456789456789123789123456214365897365897214897214365531642978642978531978531642 | s17 catalogue number",
         |out, _| assert_eq!(stdout_lines(out), ["1\t1"]),
