@@ -55,7 +55,8 @@ enum Command {
     /// its counts.
     Flags(FlagsArgs),
     /// A flag campaign's answer as one bitmap of 5,472,730,538 bits, bit
-    /// k-1 set when the grid of catalogue number k is flagged, from the
+    /// k-1 (least significant bit first) set when the grid of catalogue
+    /// number k is flagged, from the
     /// flag files of DIR (`merge`'s output); `s17 catalogue has --bitmap
     /// FILE` answers from it.
     Bitmap(BitmapArgs),
