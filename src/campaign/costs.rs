@@ -11,6 +11,34 @@
 //! A slice's cost is only its mean: entries of one slice differ a lot (a
 //! few hundredths of a second to minutes), so a unit of many entries is
 //! near its estimate and a unit of few may not be.
+//!
+//! **Shrinkage.** A slice's mean comes from three or four sampled entries
+//! of a heavy-tailed cost (an entry's cost has a coefficient of variation
+//! of 1.2 to 2.3 within its slice), so one heavy or one free entry moves
+//! it by a factor of several. A table whose header has a line
+//! `# within-slice cv: C` (the spread of one entry's cost within its
+//! slice, zero-cost entries included, as the model takes it: chosen by a
+//! held-out check, tables of some samples against the entries of
+//! another, since the log of a mean of heavy-tailed costs does not spread
+//! as a lognormal of the entries' own cv would) is read
+//! with each slice's mean shrunk toward the catalogue's, empirical Bayes
+//! on the log scale ([`CostTable::shrink`]): the log of a mean of n
+//! entries is taken as normal around the log of the slice's true mean
+//! with variance s² = ln(1 + C²/n) (and bias −s²/2); the slices' true log
+//! means as normal around one centre with a variance τ² estimated by
+//! moments (the spread of the slices' log means less the mean s²); each
+//! slice gets its posterior mean, weight τ²/(τ²+s²) on its own sample.
+//! The centre is not one figure but a line in the log of the slice's ED
+//! grids per entry (exact for every slice, from `data/ed-counts.tsv`):
+//! a slice of few grids per entry (slice 28 has none) has cheap entries,
+//! and is pulled toward the cheap slices, not toward the catalogue.
+//! A slice whose sample was all zero-cost entries (its mean at the floor)
+//! is one more noisy mean (its s² is as large as any) and is pulled up
+//! like the others. The shrunk means are then scaled together so that
+//! the whole catalogue's estimate (entries times mean, summed) is the
+//! table's: shrinkage moves cost between slices, the total stays the
+//! stratified estimate of the sample. A table without the line (every
+//! v1 table before it, any `--costs FILE`) is read as its means.
 
 use std::path::{Path, PathBuf};
 
@@ -57,7 +85,12 @@ pub struct SliceCost {
     pub entries: u64,
     /// ED grids of the slice.
     pub grids: u64,
-    /// Mean CPU seconds per entry (at least [`FLOOR_SECONDS`]).
+    /// Entries sampled.
+    pub sampled: u64,
+    /// The table's mean CPU seconds per entry (at least [`FLOOR_SECONDS`]).
+    pub table: f64,
+    /// The CPU seconds per entry a plan uses: the table's, or shrunk
+    /// ([`CostTable::shrink`]).
     pub per_entry: f64,
 }
 
@@ -68,7 +101,19 @@ pub struct CostTable {
     pub slices: Vec<SliceCost>,
     /// The header's `# source:` line (without `# `), or the file name.
     pub source: String,
+    /// The header's `# within-slice cv:` figure, if any.
+    pub within_cv: Option<f64>,
+    /// How `per_entry` was made: `table means`, or the shrinkage's figures.
+    pub model: String,
 }
+
+/// The header line that asks for shrinkage (module note).
+pub const CV_LINE: &str = "within-slice cv:";
+
+/// Added to a slice's ED grids per entry before its log is taken (the
+/// centre a slice is shrunk toward, module note): a slice with no ED grid
+/// of its own still has entries that cost.
+pub const GRIDS_PER_ENTRY_OFFSET: f64 = 0.01;
 
 impl CostTable {
     /// The committed `data/ed-costs.tsv`.
@@ -88,11 +133,21 @@ impl CostTable {
         };
         let mut slices = Vec::with_capacity(SLICES);
         let mut source = path.display().to_string();
+        let mut within_cv = None;
         for (i, line) in text.lines().enumerate() {
             let n = i + 1;
             if let Some(comment) = line.strip_prefix('#') {
                 if let Some(s) = comment.trim().strip_prefix("source:") {
                     source = s.trim().to_string();
+                }
+                if let Some(s) = comment.trim().strip_prefix(CV_LINE) {
+                    let word = s.split_whitespace().next().unwrap_or_default();
+                    let cv: f64 = word
+                        .parse()
+                        .ok()
+                        .filter(|c: &f64| c.is_finite() && *c > 0.0)
+                        .ok_or_else(|| bad(n, format!("bad within-slice cv {word:?}")))?;
+                    within_cv = Some(cv);
                 }
                 continue;
             }
@@ -116,16 +171,20 @@ impl CostTable {
                 return Err(bad(n, "a slice with no entries".into()));
             }
             let grids = int(2, "grid count")?;
+            let sampled = int(3, "sample size")?;
             let per_entry: f64 = f[5]
                 .parse()
                 .map_err(|_| bad(n, format!("bad seconds per entry {:?}", f[5])))?;
             if !per_entry.is_finite() || per_entry < 0.0 {
                 return Err(bad(n, format!("bad seconds per entry {per_entry}")));
             }
+            let per_entry = per_entry.max(FLOOR_SECONDS);
             slices.push(SliceCost {
                 entries,
                 grids,
-                per_entry: per_entry.max(FLOOR_SECONDS),
+                sampled,
+                table: per_entry,
+                per_entry,
             });
         }
         if slices.len() != SLICES {
@@ -134,7 +193,97 @@ impl CostTable {
                 format!("{} slices, expected {SLICES}", slices.len()),
             ));
         }
-        Ok(CostTable { slices, source })
+        let mut table = CostTable {
+            slices,
+            source,
+            within_cv,
+            model: "table means".to_string(),
+        };
+        if let Some(cv) = within_cv {
+            table.shrink(cv);
+        }
+        Ok(table)
+    }
+
+    /// Shrinks every slice's mean toward the catalogue's (module note),
+    /// `cv` the coefficient of variation of one entry's cost within its
+    /// slice; the catalogue's total (entries times mean) is kept.
+    pub fn shrink(&mut self, cv: f64) {
+        // s² of the log of a mean of n entries; its log, bias corrected.
+        let s2 = |n: u64| (cv * cv / n.max(1) as f64).ln_1p();
+        let y: Vec<f64> = self
+            .slices
+            .iter()
+            .map(|s| s.table.ln() + s2(s.sampled) / 2.0)
+            .collect();
+        // The centre each slice is pulled toward: the line of the log means
+        // on the log of the slice's ED grids per entry (exact, known for
+        // every slice), fitted by least squares over the slices with a
+        // sample; then the spread around it.
+        let x: Vec<f64> = self
+            .slices
+            .iter()
+            .map(|s| (s.grids as f64 / s.entries as f64 + GRIDS_PER_ENTRY_OFFSET).ln())
+            .collect();
+        let with: Vec<(f64, f64, f64)> = self
+            .slices
+            .iter()
+            .zip(y.iter().zip(&x))
+            .filter(|(s, _)| s.sampled > 0)
+            .map(|(s, (&y, &x))| (x, y, s2(s.sampled)))
+            .collect();
+        if with.is_empty() {
+            return;
+        }
+        let count = with.len() as f64;
+        let mean_x = with.iter().map(|w| w.0).sum::<f64>() / count;
+        let mean_y = with.iter().map(|w| w.1).sum::<f64>() / count;
+        let sxx: f64 = with.iter().map(|w| (w.0 - mean_x).powi(2)).sum();
+        let sxy: f64 = with.iter().map(|w| (w.0 - mean_x) * (w.1 - mean_y)).sum();
+        let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+        let centre = |x: f64| mean_y + slope * (x - mean_x);
+        let spread = with
+            .iter()
+            .map(|w| (w.1 - centre(w.0)).powi(2))
+            .sum::<f64>()
+            / count;
+        let noise = with.iter().map(|w| w.2).sum::<f64>() / count;
+        // A spread below the noise leaves a little between-slice variance:
+        // every slice keeps some of its own sample.
+        let tau2 = (spread - noise).max(spread / 10.0);
+        let mut shrunk: Vec<f64> = self
+            .slices
+            .iter()
+            .zip(y.iter().zip(&x))
+            .map(|(s, (&y, &x))| {
+                let c = centre(x);
+                // A slice with no sampled entry is the centre.
+                let s2 = if s.sampled == 0 {
+                    f64::INFINITY
+                } else {
+                    s2(s.sampled)
+                };
+                let w = tau2 / (tau2 + s2);
+                let mean = w * y + (1.0 - w) * c;
+                let var = if s.sampled == 0 { tau2 } else { w * s2 };
+                (mean + var / 2.0).exp()
+            })
+            .collect();
+        let total = |per: &mut dyn Iterator<Item = f64>| -> f64 {
+            per.zip(&self.slices)
+                .map(|(c, s)| c * s.entries as f64)
+                .sum()
+        };
+        let want = total(&mut self.slices.iter().map(|s| s.table));
+        let got = total(&mut shrunk.iter().copied());
+        let scale = want / got;
+        for (s, c) in self.slices.iter_mut().zip(shrunk.iter_mut()) {
+            s.per_entry = (*c * scale).max(FLOOR_SECONDS);
+        }
+        self.model = format!(
+            "shrunk: within-slice cv {cv}, toward {slope:.3} x ln(grids per entry + {GRIDS_PER_ENTRY_OFFSET}), between-slice log sd {:.2}, scaled by {scale:.3} to the table's total",
+            tau2.sqrt()
+        );
     }
 
     /// The committed table a campaign searching for `goal` is planned by:
@@ -260,6 +409,100 @@ mod tests {
             CostTable::for_goal(&first17).unwrap().source,
             CostTable::committed().source
         );
+    }
+
+    /// A table of 416 slices, slice k's mean `mean(k)`, `n` entries
+    /// sampled each, with a `# within-slice cv:` line if `cv` is given.
+    fn table(mean: impl Fn(usize) -> f64, n: u64, cv: Option<f64>) -> String {
+        let mut text = String::from("# source: test\n");
+        if let Some(cv) = cv {
+            text.push_str(&format!("# {CV_LINE} {cv} (test)\n"));
+        }
+        for k in 0..SLICES {
+            let m = mean(k);
+            // As many grids as entries: one centre for all.
+            let e = 100 + k;
+            text.push_str(&format!("{k}\t{e}\t{e}\t{n}\t{}\t{m}\n", m * n as f64));
+        }
+        text
+    }
+
+    #[test]
+    fn shrinkage_pulls_the_outlying_slices_in_and_keeps_the_total() {
+        // Slices at 1 s an entry but for a heavy one (50 s) and a free one
+        // (0: the floor), with a little spread among the others.
+        let mean = |k: usize| match k {
+            7 => 50.0,
+            9 => 0.0,
+            k => 0.8 + 0.4 * (k % 5) as f64 / 4.0,
+        };
+        let plain = CostTable::parse(&table(mean, 3, None), Path::new("t.tsv")).unwrap();
+        assert_eq!(plain.model, "table means");
+        assert!(plain.slices.iter().all(|s| s.per_entry == s.table));
+        let t = CostTable::parse(&table(mean, 3, Some(1.4)), Path::new("t.tsv")).unwrap();
+        assert_eq!(t.within_cv, Some(1.4));
+        assert!(
+            t.model.starts_with("shrunk: within-slice cv 1.4"),
+            "{}",
+            t.model
+        );
+        // The total is the table's (to rounding).
+        let total = |f: &dyn Fn(&SliceCost) -> f64| -> f64 {
+            t.slices.iter().map(|s| f(s) * s.entries as f64).sum()
+        };
+        let (want, got) = (total(&|s| s.table), total(&|s| s.per_entry));
+        assert!((got / want - 1.0).abs() < 1e-9, "{got} {want}");
+        // The outliers move toward the rest (and stay on their side: the
+        // order of the means is kept among slices of one sample size).
+        let (heavy, free) = (t.slices[7].per_entry, t.slices[9].per_entry);
+        assert!(heavy < 25.0, "{heavy}");
+        assert!(free > 0.1, "{free}");
+        let mut by_table: Vec<&SliceCost> = t.slices.iter().collect();
+        by_table.sort_by(|a, b| a.table.total_cmp(&b.table));
+        assert!(
+            by_table
+                .windows(2)
+                .all(|w| w[0].per_entry <= w[1].per_entry)
+        );
+        // More entries sampled: a slice keeps more of its own mean.
+        let t12 = CostTable::parse(&table(mean, 12, Some(1.4)), Path::new("t.tsv")).unwrap();
+        assert!(
+            t12.slices[7].per_entry > heavy,
+            "{}",
+            t12.slices[7].per_entry
+        );
+        // A bad figure is named.
+        let bad = table(mean, 3, Some(1.4)).replace("cv: 1.4", "cv: x");
+        let err = CostTable::parse(&bad, Path::new("t.tsv")).unwrap_err();
+        assert_eq!(err.to_string(), "t.tsv: line 2: bad within-slice cv \"x\"");
+    }
+
+    #[test]
+    fn the_committed_tables_are_shrunk_and_keep_their_totals() {
+        let mut tables = vec![CostTable::committed()];
+        for (name, text) in GOAL_TABLES {
+            tables.push(CostTable::parse(text, Path::new(name)).unwrap());
+        }
+        for t in tables {
+            assert!(t.model.starts_with("shrunk: "), "{}", t.model);
+            let want: f64 = t.slices.iter().map(|s| s.table * s.entries as f64).sum();
+            let got: f64 = t
+                .slices
+                .iter()
+                .map(|s| s.per_entry * s.entries as f64)
+                .sum();
+            assert!(
+                (got / want - 1.0).abs() < 1e-6,
+                "{}: {got} {want}",
+                t.source
+            );
+            // Slice 28 has no ED grid of its own: its entries are cheap,
+            // and it is pulled toward the slices of few grids an entry,
+            // below the catalogue's mean.
+            let s = t.slices[28];
+            let entries: f64 = t.slices.iter().map(|s| s.entries as f64).sum();
+            assert!(s.per_entry < want / entries, "{}: {s:?}", t.source);
+        }
     }
 
     #[test]

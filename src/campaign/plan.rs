@@ -23,6 +23,22 @@
 //! it however often it is killed and requeued. (An entry is known only by
 //! its slice's mean cost; one far above its estimate still runs long.)
 //!
+//! Per entry (`plan --per-entry`, [`Plan::per_entry`]): each planned
+//! entry's bands 3 are counted first (a walk of its visits, [`entry_bands3`],
+//! about the cost of `enumerate --count`: some 20 µs an entry, so a slice of
+//! a million entries takes about 20 CPU-seconds and the whole catalogue
+//! several CPU-hours), and a slice's planned cost is shared among its
+//! planned entries in proportion to their bands 3 (an entry with none
+//! costs [`ENTRY_FLOOR_SECONDS`]): the slice's total stays the table's,
+//! a heavy entry is planned heavy and light ones share a unit. A range is
+//! then cut greedily in order ([`cut_by_entry`]): a unit is closed before
+//! an entry that would take it past the target by more than half the
+//! entry, or that alone is above the target; so a unit of two or more
+//! entries is estimated within 1.5 times H, and an entry above H is a
+//! unit of its own (searched in parts). The bands 3 predict an entry's
+//! cost only in part (log sd about 0.9 around the prediction, against 1.0
+//! around the slice's mean: `benches/README.md`).
+//!
 //! Re-planning a running campaign (`plan --replan`, [`replan`]): the units
 //! started keep their lines; the entries of the others are cut again by the
 //! table corrected per slice by measured over planned CPU time from the
@@ -43,7 +59,10 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::{CampaignError, CostTable, SLICES};
+use crate::ed::{Choices, Ed};
 use crate::search::Goal;
 
 pub use super::scripts::{ARRAY_CHUNK, WORKER_ROUNDS, default_job_time, format_hours, slurm_time};
@@ -210,6 +229,95 @@ fn unit_count(n: u64, per_entry: f64, target: f64) -> u64 {
     m
 }
 
+/// The planned cost of an entry with no band 3 to search (`--per-entry`).
+pub const ENTRY_FLOOR_SECONDS: f64 = 0.001;
+
+/// The bands 3 of each entry of `range` of slice `k`, in order: the band 3
+/// visits its search has ([`crate::exhaust::Exhauster::visits`]).
+pub fn entry_bands3(ed: &Ed, k: usize, range: Range<u64>) -> Vec<u32> {
+    let mut out = Vec::with_capacity((range.end - range.start) as usize);
+    ed.for_each_entry(k, range, |entry| {
+        let mut n = 0u32;
+        ed.entry_visits(k, entry, Choices::ALL, |_| n += 1);
+        out.push(n);
+    });
+    out
+}
+
+/// [`entry_bands3`] of every piece, in parallel (a large piece in a few
+/// runs: each walks the slice's entries from its start).
+pub fn pieces_bands3(ed: &Ed, pieces: &[(usize, Range<u64>)]) -> Vec<Vec<u32>> {
+    let runs = rayon::current_num_threads().max(1) as u64 * 2;
+    let jobs: Vec<(usize, usize, Range<u64>)> = pieces
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (k, r))| {
+            let n = r.end - r.start;
+            let m = if n < 65_536 { 1 } else { runs.min(n) };
+            (0..m).map(move |j| (i, *k, r.start + j * n / m..r.start + (j + 1) * n / m))
+        })
+        .collect();
+    let counted: Vec<(usize, Vec<u32>)> = jobs
+        .into_par_iter()
+        .map(|(i, k, r)| (i, entry_bands3(ed, k, r)))
+        .collect();
+    let mut out = vec![Vec::new(); pieces.len()];
+    for (i, v) in counted {
+        out[i].extend(v);
+    }
+    out
+}
+
+/// Each planned entry's cost (`--per-entry`, module note): its slice's
+/// cost per entry `per_entry(k)` times its bands 3 over the mean bands 3
+/// of the planned entries of its slice.
+pub fn entry_costs(
+    pieces: &[(usize, Range<u64>)],
+    bands3: &[Vec<u32>],
+    per_entry: impl Fn(usize) -> f64,
+) -> Vec<Vec<f64>> {
+    let mut sums = vec![(0u64, 0u64); SLICES];
+    for ((k, _), b) in pieces.iter().zip(bands3) {
+        sums[*k].0 += b.len() as u64;
+        sums[*k].1 += b.iter().map(|&x| x as u64).sum::<u64>();
+    }
+    pieces
+        .iter()
+        .zip(bands3)
+        .map(|((k, _), b)| {
+            let (n, total) = sums[*k];
+            let mean = total as f64 / n.max(1) as f64;
+            b.iter()
+                .map(|&x| {
+                    if mean > 0.0 {
+                        (per_entry(*k) * x as f64 / mean).max(ENTRY_FLOOR_SECONDS)
+                    } else {
+                        ENTRY_FLOOR_SECONDS
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Cuts a run of entries of costs `costs` into units of about `target`
+/// seconds, in order (module note): the ranges, from 0, follow each other.
+pub fn cut_by_entry(costs: &[f64], target: f64) -> Vec<Range<u64>> {
+    let mut cuts = Vec::new();
+    let (mut start, mut sum) = (0usize, 0.0f64);
+    for (i, &c) in costs.iter().enumerate() {
+        if i > start && (sum + c / 2.0 > target || c > target) {
+            cuts.push(start as u64..i as u64);
+            (start, sum) = (i, 0.0);
+        }
+        sum += c;
+    }
+    if start < costs.len() {
+        cuts.push(start as u64..costs.len() as u64);
+    }
+    cuts
+}
+
 /// A campaign's units, and the header naming the plan.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
@@ -270,13 +378,62 @@ impl Plan {
             goal,
         };
         plan.header = format!(
-            "{MAGIC} slices={} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}",
+            "{MAGIC} slices={} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; {}",
             spec.list,
             plan.units.len(),
             plan.entries(),
             format_hours(plan.seconds()),
             goal,
             costs.source,
+            costs.model,
+        );
+        Ok(plan)
+    }
+
+    /// [`Plan::for_goal`] cut by each entry's predicted cost (`plan
+    /// --per-entry`, module note): `bands3` holds the bands 3 of each
+    /// entry of each piece of `spec` ([`pieces_bands3`]).
+    pub fn per_entry(
+        spec: &PlanSpec,
+        unit_hours: f64,
+        costs: &CostTable,
+        goal: Goal,
+        bands3: &[Vec<u32>],
+    ) -> Result<Plan, CampaignError> {
+        let hours = check_unit_hours(unit_hours)?;
+        let target = hours * 3600.0;
+        let predicted = entry_costs(&spec.pieces, bands3, |k| costs.slices[k].per_entry);
+        let mut units = Vec::new();
+        for ((k, range), c) in spec.pieces.iter().zip(&predicted) {
+            assert_eq!(c.len() as u64, range.end - range.start, "a cost per entry");
+            for r in cut_by_entry(c, target) {
+                if units.len() >= MAX_UNITS {
+                    return Err(CampaignError::BadUnitHours(format!(
+                        "{hours} core-hours per unit gives more than {MAX_UNITS} units; plan larger units"
+                    )));
+                }
+                units.push(Unit {
+                    number: units.len(),
+                    k: *k,
+                    entries: range.start + r.start..range.start + r.end,
+                    est_seconds: c[r.start as usize..r.end as usize].iter().sum(),
+                });
+            }
+        }
+        let mut plan = Plan {
+            header: String::new(),
+            units,
+            goal,
+        };
+        plan.header = format!(
+            "{MAGIC} slices={} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; {}; per entry by its bands 3",
+            spec.list,
+            plan.units.len(),
+            plan.entries(),
+            format_hours(plan.seconds()),
+            goal,
+            costs.source,
+            costs.model,
         );
         Ok(plan)
     }
@@ -544,6 +701,20 @@ pub fn replan(
     costs: &CostTable,
     unit_hours: f64,
 ) -> Result<Replanned, CampaignError> {
+    replan_with(dir, plan, costs, unit_hours, None)
+}
+
+/// [`replan`], the units not started cut by each entry's predicted cost
+/// when `ed` is given (`plan --replan --per-entry`, [`Plan::per_entry`]):
+/// the slices' corrected costs shared among their entries left by their
+/// bands 3.
+pub fn replan_with(
+    dir: &Path,
+    plan: &Plan,
+    costs: &CostTable,
+    unit_hours: f64,
+    ed: Option<&Ed>,
+) -> Result<Replanned, CampaignError> {
     let hours = check_unit_hours(unit_hours)?;
     let target = hours * 3600.0;
     let started = started_units(dir)?;
@@ -570,9 +741,24 @@ pub fn replan(
             _ => pieces.push((u.k, u.entries.clone())),
         }
     }
+    // Per entry: each piece's cuts by the predicted costs, as counts of
+    // entries; else nearly equal lengths.
+    let predicted = ed.map(|ed| {
+        entry_costs(&pieces, &pieces_bands3(ed, &pieces), |k| {
+            corrected.slices[k].per_entry
+        })
+    });
+    let mut cuts: Vec<Option<Vec<Range<u64>>>> = match &predicted {
+        Some(p) => p.iter().map(|c| Some(cut_by_entry(c, target))).collect(),
+        None => vec![None; pieces.len()],
+    };
     let mut counts: Vec<u64> = pieces
         .iter()
-        .map(|(k, r)| unit_count(r.end - r.start, corrected.slices[*k].per_entry, target))
+        .zip(&cuts)
+        .map(|((k, r), cut)| match cut {
+            Some(cut) => cut.len() as u64,
+            None => unit_count(r.end - r.start, corrected.slices[*k].per_entry, target),
+        })
         .collect();
     // No number left empty: cut the piece of the longest units finer.
     while (counts.iter().sum::<u64>() as usize) < free.len() {
@@ -584,6 +770,8 @@ pub fn replan(
             .max_by_key(|(_, ((_, r), m))| (r.end - r.start).div_ceil(**m))
             .expect("the units replaced had an entry each");
         counts[i] += 1;
+        // A piece cut finer is cut in nearly equal lengths.
+        cuts[i] = None;
     }
     let new: u64 = counts.iter().sum();
     let total = plan.units.len() - free.len() + new as usize;
@@ -599,16 +787,22 @@ pub fn replan(
         .filter(|u| started.contains(&u.number))
         .cloned()
         .collect();
-    for ((k, range), &m) in pieces.iter().zip(&counts) {
+    for (j, ((k, range), &m)) in pieces.iter().zip(&counts).enumerate() {
         let n = range.end - range.start;
-        for i in 0..m {
-            let a = range.start + i * n / m;
-            let b = range.start + (i + 1) * n / m;
+        let ranges: Vec<Range<u64>> = match &cuts[j] {
+            Some(cut) => cut.clone(),
+            None => (0..m).map(|i| i * n / m..(i + 1) * n / m).collect(),
+        };
+        for r in ranges {
+            let est_seconds = match &predicted {
+                Some(p) => p[j][r.start as usize..r.end as usize].iter().sum(),
+                None => corrected.seconds(*k, r.end - r.start),
+            };
             units.push(Unit {
                 number: numbers.next().expect("numbers never run out"),
                 k: *k,
-                entries: a..b,
-                est_seconds: corrected.seconds(*k, b - a),
+                entries: range.start + r.start..range.start + r.end,
+                est_seconds,
             });
         }
     }
@@ -627,12 +821,18 @@ pub fn replan(
     };
     let lines: u64 = measured.iter().map(|m| m.entries).sum();
     out.header = format!(
-        "{MAGIC} slices={list} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; replanned: {kept} units kept, {lines} cost lines measured at {ratio:.3} of plan",
+        "{MAGIC} slices={list} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; {}{}; replanned: {kept} units kept, {lines} cost lines measured at {ratio:.3} of plan",
         out.units.len(),
         out.entries(),
         format_hours(out.seconds()),
         plan.goal,
         costs.source,
+        costs.model,
+        if ed.is_some() {
+            "; per entry by its bands 3"
+        } else {
+            ""
+        },
     );
     Ok(Replanned {
         plan: out,
@@ -758,6 +958,102 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("not a campaign plan"), "{err}");
+    }
+
+    #[test]
+    fn per_entry_cuts_cover_the_run_and_keep_heavy_entries_alone() {
+        let cases: [&[f64]; 5] = [
+            &[1.0; 10],
+            &[0.1, 0.1, 9.0, 0.1, 0.1, 0.1, 3.0, 0.2],
+            &[5.0],
+            &[0.001; 7],
+            &[2.9, 0.2, 2.9, 0.2, 0.2, 6.0, 6.0],
+        ];
+        for costs in cases {
+            for target in [0.5, 3.0, 100.0] {
+                let cuts = cut_by_entry(costs, target);
+                let mut at = 0;
+                for r in &cuts {
+                    assert_eq!(r.start, at, "{costs:?} {target}");
+                    assert!(r.end > r.start);
+                    let sum: f64 = costs[r.start as usize..r.end as usize].iter().sum();
+                    assert!(
+                        r.end - r.start == 1 || sum <= 1.5 * target,
+                        "{costs:?} {target}: {r:?}"
+                    );
+                    at = r.end;
+                }
+                assert_eq!(at, costs.len() as u64);
+                // An entry above the target is a unit of its own.
+                for (i, &c) in costs.iter().enumerate() {
+                    if c > target {
+                        assert!(
+                            cuts.contains(&(i as u64..i as u64 + 1)),
+                            "{costs:?} {target}: {i}"
+                        );
+                    }
+                }
+            }
+        }
+        // Light entries share: ten of 1 s at 3 s a unit make units of 3.
+        assert_eq!(cut_by_entry(&[1.0; 10], 3.0).len(), 4);
+    }
+
+    #[test]
+    fn per_entry_costs_share_each_slices_cost_by_bands3() {
+        let pieces = vec![(3, 0..4), (3, 10..12), (5, 0..3)];
+        let bands3 = vec![vec![2, 0, 4, 6], vec![2, 4], vec![0, 0, 0]];
+        let c = entry_costs(&pieces, &bands3, |k| if k == 3 { 6.0 } else { 1.0 });
+        // Slice 3: mean 3 bands 3, so 2 s a band 3; slice 5 has none.
+        assert_eq!(c[0], vec![4.0, ENTRY_FLOOR_SECONDS, 8.0, 12.0]);
+        assert_eq!(c[1], vec![4.0, 8.0]);
+        assert_eq!(c[2], vec![ENTRY_FLOOR_SECONDS; 3]);
+    }
+
+    #[test]
+    fn per_entry_plans_cover_slice_28_and_keep_its_cost() {
+        let costs = CostTable::committed();
+        let ed = Ed::new();
+        let s = spec("28,30:0..40").unwrap();
+        let bands3 = pieces_bands3(&ed, &s.pieces);
+        // The bands 3 of an entry are its visits, as the search walks them.
+        let ex_entry = |k: usize, n: u64| {
+            let mut e = None;
+            ed.for_each_entry(k, n..n + 1, |x| e = Some(*x));
+            e.unwrap()
+        };
+        for n in [0u64, 17, 79] {
+            let mut visits = 0;
+            ed.entry_visits(28, &ex_entry(28, n), Choices::ALL, |_| visits += 1);
+            assert_eq!(bands3[0][n as usize], visits);
+        }
+        let plan = Plan::per_entry(&s, 0.002, &costs, Goal::default(), &bands3).unwrap();
+        let mut at = vec![(28, 0u64), (30, 0)];
+        for (i, u) in plan.units.iter().enumerate() {
+            assert_eq!(u.number, i);
+            let slot = at.iter_mut().find(|(k, _)| *k == u.k).unwrap();
+            assert_eq!(u.entries.start, slot.1);
+            slot.1 = u.entries.end;
+        }
+        assert_eq!(at, vec![(28, 80), (30, 40)]);
+        // Each slice's planned cost is the table's (no entry at the floor).
+        for (k, n) in [(28, 80), (30, 40)] {
+            let sum: f64 = plan
+                .units
+                .iter()
+                .filter(|u| u.k == k)
+                .map(|u| u.est_seconds)
+                .sum();
+            let want = costs.slices[k].per_entry * n as f64;
+            assert!((sum / want - 1.0).abs() < 0.02, "slice {k}: {sum} {want}");
+        }
+        assert!(
+            plan.header.contains("per entry by its bands 3"),
+            "{}",
+            plan.header
+        );
+        let back = Plan::parse(&plan.to_tsv(), Path::new("units.tsv")).unwrap();
+        assert_eq!(back.units.len(), plan.units.len());
     }
 
     #[test]

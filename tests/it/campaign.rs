@@ -591,3 +591,114 @@ fn replan_cuts_what_is_left_by_the_measured_costs_and_merges_the_same() {
     );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
+
+/// The entries a plan's units cover, each unit's once.
+fn covered(plan: &Plan) -> Vec<(usize, u64)> {
+    let mut all: Vec<(usize, u64)> = plan
+        .units
+        .iter()
+        .flat_map(|u| u.entries.clone().map(move |e| (u.k, e)))
+        .collect();
+    all.sort_unstable();
+    all
+}
+
+#[test]
+fn per_entry_plans_and_replans_cover_the_entries_once_and_merge_the_same() {
+    let read = |dir: &Path| {
+        Plan::parse(
+            &std::fs::read_to_string(dir.join("units.tsv")).unwrap(),
+            Path::new("units.tsv"),
+        )
+        .unwrap()
+    };
+    let costs = CostTable::committed();
+    let spec = PlanSpec::parse(SMALL, &costs).unwrap();
+    let want: Vec<(usize, u64)> = spec
+        .pieces
+        .iter()
+        .flat_map(|(k, r)| r.clone().map(move |e| (*k, e)))
+        .collect();
+    // A fresh plan by each entry's bands 3: every entry once, in order;
+    // each slice's planned cost its table's.
+    let dir = temp("campaign", "per-entry");
+    let out = run_on(
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            SMALL,
+            "--unit-hours",
+            "0.001",
+            "--per-entry",
+            "-o",
+        ],
+        &dir,
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let plan = read(&dir);
+    assert!(
+        plan.header.contains("per entry by its bands 3"),
+        "{}",
+        plan.header
+    );
+    assert_eq!(covered(&plan), want);
+    for (i, u) in plan.units.iter().enumerate() {
+        assert_eq!(u.number, i);
+        assert!(u.len() == 1 || u.est_seconds <= 1.5 * 3.6 + 0.051, "{u:?}");
+    }
+    for (k, r) in &spec.pieces {
+        let sum: f64 = plan
+            .units
+            .iter()
+            .filter(|u| u.k == *k)
+            .map(|u| u.est_seconds)
+            .sum();
+        let table = costs.slices[*k].per_entry * (r.end - r.start) as f64;
+        assert!((sum / table - 1.0).abs() < 0.05, "slice {k}: {sum} {table}");
+    }
+    // A running campaign re-planned per entry: started units kept, the
+    // rest cut again, every entry once; run to the end it merges the same.
+    let dir = copy_of_finished("replan-per-entry");
+    let before = read(&dir);
+    for u in before.units.iter().filter(|u| u.k != 28) {
+        for ext in ["", ".done", ".cost", ".lock", ".new"] {
+            let _ = std::fs::remove_file(dir.join(format!("out/{}.txt{ext}", u.number)));
+        }
+    }
+    let out = run_on(
+        &["campaign", "plan", "--replan", "--per-entry", "-o"],
+        &dir,
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let after = read(&dir);
+    assert!(
+        after
+            .header
+            .contains("per entry by its bands 3; replanned: "),
+        "{}",
+        after.header
+    );
+    for u in before.units.iter().filter(|u| u.k == 28) {
+        assert_eq!(after.units[u.number], *u);
+    }
+    assert_eq!(covered(&after), want);
+    for u in after.units.iter().filter(|u| u.k != 28) {
+        let out = run_on(
+            &["campaign", "run"],
+            &dir,
+            &[&u.number.to_string(), "--threads", "1"],
+        );
+        assert!(out.status.success(), "unit {}: {}", u.number, text(&out));
+    }
+    let out = run_on(&["campaign", "status"], &dir, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let (out, file) = merge(&dir, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        format!("{SLICE331_17}\n")
+    );
+}

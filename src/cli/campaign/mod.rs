@@ -121,6 +121,13 @@ struct PlanArgs {
     /// (16 or 19 clues), or a machine unlike the one measured.
     #[arg(long, value_name = "FILE")]
     costs: Option<PathBuf>,
+    /// Cut units by each entry's predicted cost: count every planned
+    /// entry's bands 3 first (about 20 µs an entry, all cores: seconds a
+    /// slice, hours for the whole catalogue) and share each slice's cost
+    /// among its entries by them, so a heavy entry gets its own unit and
+    /// light ones share. With --replan: the units not started.
+    #[arg(long)]
+    per_entry: bool,
 }
 
 #[derive(clap::Args, Debug)]

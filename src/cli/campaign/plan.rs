@@ -35,15 +35,25 @@ pub(super) fn plan(args: PlanArgs) -> Outcome {
                 .map(|s| s / 3600.0)
         })
         .context("the plan names no unit-hours=; give --unit-hours")?;
+    let ed = args.per_entry.then(crate::ed::Ed::new);
     let (plan, replanned) = match &old {
         Some(old) => {
-            let r = campaign::plan::replan(dir, old, &costs, unit_hours).map_err(usage)?;
+            let r = campaign::plan::replan_with(dir, old, &costs, unit_hours, ed.as_ref())
+                .map_err(usage)?;
             (r.plan.clone(), Some(r))
         }
         None => {
             let list = args.slices.as_deref().expect("clap requires --slices");
             let spec = PlanSpec::parse(list, &costs).map_err(usage)?;
-            let plan = Plan::for_goal(&spec, unit_hours, &costs, goal).map_err(usage)?;
+            let plan = match &ed {
+                Some(ed) => {
+                    campaign::plan::check_unit_hours(unit_hours).map_err(usage)?;
+                    let bands3 = campaign::plan::pieces_bands3(ed, &spec.pieces);
+                    Plan::per_entry(&spec, unit_hours, &costs, goal, &bands3)
+                }
+                None => Plan::for_goal(&spec, unit_hours, &costs, goal),
+            }
+            .map_err(usage)?;
             if units.exists() && !args.force {
                 return Err(campaign::CampaignError::PlanExists(dir.clone()).into());
             }
