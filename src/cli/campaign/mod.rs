@@ -74,6 +74,14 @@ struct ReportArgs {
     /// lowest clue count is 17, 18 or 19 and more (TSV).
     #[arg(long = "with-17", value_name = "DIR17")]
     with_17: Option<PathBuf>,
+    /// Also draw the report into FILE, an SVG picture a browser opens: per
+    /// slice, the share of its ED grids covered and the share of those
+    /// flagged; the totals in its title.
+    #[arg(long, value_name = "FILE", conflicts_with = "with_17")]
+    svg: Option<PathBuf>,
+    /// Overwrite the --svg FILE if it exists.
+    #[arg(long, requires = "svg")]
+    force: bool,
 }
 
 #[derive(clap::Args, Debug)]

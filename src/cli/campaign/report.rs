@@ -26,6 +26,18 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     }
     let counts = crate::ed::counts::committed();
     let files = flag_files(&args.dir)?;
+    if let Some(svg) = &args.svg {
+        if svg.as_os_str() == "-" {
+            return Err(crate::cli::Usage(
+                "--svg -: the report's TSV goes to standard output; name a file".into(),
+            )
+            .into());
+        }
+        if svg.exists() && !args.force {
+            anyhow::bail!("{}: exists (--force to overwrite)", svg.display());
+        }
+    }
+    let mut rows: Vec<Row> = Vec::new();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     writeln!(out, "slice\ted_grids\tsearched\tcovered\tflagged\tcomplete")?;
     let (mut grids, mut searched, mut covered, mut flagged, mut complete) =
@@ -74,6 +86,12 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
             h.flagged,
             if done { "yes" } else { "no" }
         )?;
+        rows.push(Row {
+            slice: *k,
+            grids: ed_grids,
+            covered: h.covered,
+            flagged: h.flagged,
+        });
         grids += ed_grids;
         searched += h.searched;
         covered += h.covered;
@@ -89,6 +107,17 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     out.flush()?;
     say_provenance(&plans, &partial);
     let what = describe.unwrap_or_default();
+    let title = if all_done {
+        format!("ED grids that {what}: {flagged} of {grids}")
+    } else {
+        format!(
+            "ED grids that {what}: at least {flagged} (lower bound: {complete} of {} slices complete, {covered} of {grids} grids covered)",
+            crate::campaign::SLICES
+        )
+    };
+    if let Some(svg) = &args.svg {
+        draw(svg, &title, &rows).with_context(|| format!("{}", svg.display()))?;
+    }
     if all_done {
         eprintln!("s17 campaign report: ED grids that {what}: {flagged} of {grids}");
     } else {
@@ -302,4 +331,75 @@ fn survey(dir18: &Path, dir17: &Path) -> Outcome {
         );
     }
     Ok(true)
+}
+
+/// One slice of the report, for the picture.
+struct Row {
+    slice: usize,
+    grids: u64,
+    covered: u64,
+    flagged: u64,
+}
+
+/// The report as an SVG picture (plotters' SVG backend, no fonts needed:
+/// the text is SVG text, laid out by the browser): slices 0 to 415 on the
+/// x axis; a bar per slice for the share of its ED grids covered (all
+/// three visits searched), a dot per slice for the share of the covered
+/// grids flagged; `title` (the totals) above.
+fn draw(path: &Path, title: &str, rows: &[Row]) -> anyhow::Result<()> {
+    use plotters::prelude::*;
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, (1400, 600)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..crate::campaign::SLICES as f64, 0f64..1.05)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        chart
+            .configure_mesh()
+            .x_desc("slice (catalogue index of band 1)")
+            .y_desc("share")
+            .disable_x_mesh()
+            .draw()
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let share = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        let blue = RGBColor(70, 130, 180);
+        chart
+            .draw_series(rows.iter().map(|r| {
+                let x = r.slice as f64;
+                // A slice of no ED grids counts as covered.
+                let c = if r.grids == 0 {
+                    1.0
+                } else {
+                    share(r.covered, r.grids)
+                };
+                Rectangle::new([(x + 0.1, 0.0), (x + 0.9, c)], blue.mix(0.6).filled())
+            }))
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .label("covered / ED grids")
+            .legend(move |(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 10, y + 5)], blue.mix(0.6).filled())
+            });
+        chart
+            .draw_series(rows.iter().map(|r| {
+                let x = r.slice as f64 + 0.5;
+                Circle::new((x, share(r.flagged, r.covered)), 3, RED.filled())
+            }))
+            .map_err(|e| anyhow::anyhow!("{e}"))?
+            .label("flagged / covered")
+            .legend(|(x, y)| Circle::new((x + 5, y), 3, RED.filled()));
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    std::fs::write(path, text)?;
+    Ok(())
 }
