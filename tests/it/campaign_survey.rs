@@ -155,3 +155,100 @@ fn the_survey_counts_each_grid_at_its_lowest_clue_count() {
         "{stderr}"
     );
 }
+
+/// `campaign report DIR --svg FILE`: the TSV on stdout as without it, and a
+/// picture: an SVG document whose title holds the totals, one dot per slice
+/// present (and one in the legend); an existing FILE kept without
+/// `--force`; `--svg -` refused (stdout carries the TSV).
+#[test]
+fn the_report_draws_its_totals_and_one_dot_per_slice() {
+    let dir = temp("svg");
+    let d18 = dir.join("flags");
+    std::fs::create_dir_all(&d18).unwrap();
+    write(&d18, 414, 18, &[(0, 0), (1, 0)], Some(3), 7);
+    write(&d18, 415, 18, &[], None, 7);
+    let svg = dir.join("r.svg");
+    let plain = s17(&["campaign", "report"]).arg(&d18).output().unwrap();
+    assert!(plain.status.success());
+    let out = s17(&["campaign", "report"])
+        .arg(&d18)
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(out.stdout, plain.stdout, "--svg changes nothing on stdout");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.trim_start().starts_with("<svg"),
+        "{}",
+        &text[..80.min(text.len())]
+    );
+    assert!(text.trim_end().ends_with("</svg>"));
+    assert_eq!(well_formed(&text), Ok(()), "the SVG's tags nest");
+    assert_eq!(
+        text.matches("<circle").count(),
+        2 + 1,
+        "one dot a slice and the legend's"
+    );
+    assert!(
+        text.contains("at least 2 (lower bound: 1 of 416 slices complete"),
+        "the totals in the title"
+    );
+    // Kept without --force; replaced with it.
+    std::fs::write(&svg, "mine").unwrap();
+    let again = s17(&["campaign", "report"])
+        .arg(&d18)
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists (--force to overwrite)"));
+    assert_eq!(std::fs::read_to_string(&svg).unwrap(), "mine");
+    let forced = s17(&["campaign", "report"])
+        .arg(&d18)
+        .arg("--svg")
+        .arg(&svg)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert!(forced.status.success());
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<circle"));
+    let dash = s17(&["campaign", "report"])
+        .arg(&d18)
+        .args(["--svg", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(dash.status.code(), Some(2));
+}
+
+/// Checks that the elements of an XML text nest: every start tag closed by
+/// its own end tag (`<?…?>` and `<!…>` skipped); `Err` names the first
+/// mismatch.
+fn well_formed(text: &str) -> Result<(), String> {
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('<') {
+        let end = rest[i..].find('>').ok_or("a tag never ends")? + i;
+        let tag = &rest[i + 1..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            match open.pop() {
+                Some(o) if o == name.trim() => {}
+                o => return Err(format!("</{name}> closes {o:?}")),
+            }
+        } else if !tag.ends_with('/') {
+            open.push(tag.split_whitespace().next().unwrap_or(""));
+        }
+    }
+    if open.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("never closed: {open:?}"))
+    }
+}

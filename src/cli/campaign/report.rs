@@ -108,10 +108,10 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     say_provenance(&plans, &partial);
     let what = describe.unwrap_or_default();
     let title = if all_done {
-        format!("ED grids that {what}: {flagged} of {grids}")
+        format!("ED grids flagged ({what}): {flagged} of {grids}")
     } else {
         format!(
-            "ED grids that {what}: at least {flagged} (lower bound: {complete} of {} slices complete, {covered} of {grids} grids covered)",
+            "ED grids flagged ({what}): at least {flagged} (lower bound: {complete} of {} slices complete, {covered} of {grids} grids covered)",
             crate::campaign::SLICES
         )
     };
@@ -400,6 +400,6 @@ fn draw(path: &Path, title: &str, rows: &[Row]) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
     }
-    std::fs::write(path, text)?;
+    crate::disk::write_atomically(path, text.as_bytes())?;
     Ok(())
 }
