@@ -102,17 +102,13 @@ pub fn read_flag_file(path: &Path) -> Result<FlagFile<Vec<u8>>, ExportError> {
 }
 
 /// The catalogue numbers of grids in minlex form: the one place the export
-/// numbers grids. Grids come sorted, so those of one prefix are together.
-// Swap for `catalogue.numbers_of_minlex(grids)` (one walk per prefix for
-// all the grids in it) when it lands.
+/// numbers grids: one walk of each prefix for all the grids of `grids` in
+/// it (`Catalogue::numbers_of_minlex`), so large batches are cheap.
 pub fn numbers_of_minlex(
     catalogue: &Catalogue,
     grids: &[Grid],
 ) -> Result<Vec<u64>, CatalogueError> {
-    grids
-        .par_iter()
-        .map(|g| catalogue.number_of_minlex(g.digits()))
-        .collect()
+    catalogue.numbers_of_minlex(grids)
 }
 
 /// What an export did.

@@ -39,9 +39,12 @@ pub mod bitmap;
 pub mod table;
 pub mod walk;
 
+use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use crate::band::BANDS;
+use rayon::prelude::*;
+
+use crate::band::{BANDS, Band};
 use crate::grid::Grid;
 
 pub use table::BandTable;
@@ -188,22 +191,38 @@ impl Catalogue {
         self.number_of_minlex(form.digits())
     }
 
-    /// The catalogue number of a grid in minlex form (not checked).
-    pub fn number_of_minlex(&self, form: &[u8; 81]) -> Result<u64, CatalogueError> {
-        let mut band1 = [0u8; 27];
-        band1.copy_from_slice(&form[..27]);
-        let band = self.walker.class_of(&band1);
-        let (table, path) = self.numbered_table(band, "this grid (first band)")?;
-        let mut row4 = [0u8; 9];
-        row4.copy_from_slice(&form[27..36]);
-        let inconsistent = || CatalogueError::Inconsistent {
-            band: band + 1,
-            path: path.clone(),
-        };
+    /// The first band (0-based) and the prefix (its index in the band's
+    /// table) of a grid in minlex form.
+    fn locate_minlex(&self, form: &[u8; 81]) -> Result<(usize, usize), CatalogueError> {
+        let band1: &Band = form[..27].try_into().expect("27 digits");
+        let band = self.walker.class_of(band1);
+        let (table, _) = self.numbered_table(band, "this grid (first band)")?;
+        let row4: &[u8; 9] = form[27..36].try_into().expect("9 digits");
         let prefix = table
             .rows4
-            .binary_search(&row4)
-            .map_err(|_| inconsistent())?;
+            .binary_search(row4)
+            .map_err(|_| self.inconsistent(band))?;
+        Ok((band, prefix))
+    }
+
+    /// The error of a grid or number that the walk of its band does not
+    /// find where the table says.
+    fn inconsistent(&self, band: usize) -> CatalogueError {
+        CatalogueError::Inconsistent {
+            band: band + 1,
+            path: self.tables[band]
+                .as_ref()
+                .map(|(_, path)| path.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The catalogue number of a grid in minlex form (not checked).
+    pub fn number_of_minlex(&self, form: &[u8; 81]) -> Result<u64, CatalogueError> {
+        let (band, prefix) = self.locate_minlex(form)?;
+        let table = &self.tables[band].as_ref().expect("numbered").0;
+        let row4 = table.rows4[prefix];
+        let inconsistent = || self.inconsistent(band);
         let mut smaller = 0u64;
         let mut found = false;
         self.walker.walk_prefix(band, &row4, &mut |grid| {
@@ -218,6 +237,159 @@ impl Catalogue {
             return Err(inconsistent());
         }
         Ok(self.starts[band] + table.before[prefix] + smaller + 1)
+    }
+
+    /// The catalogue numbers of many grids in minlex form (not checked), in
+    /// input order; the first error fails the whole batch (see
+    /// [`Self::numbers_of_minlex_each`] for one answer per grid).
+    pub fn numbers_of_minlex(&self, forms: &[Grid]) -> Result<Vec<u64>, CatalogueError> {
+        self.numbers_of_minlex_each(forms).into_iter().collect()
+    }
+
+    /// The catalogue number of each grid in minlex form (not checked), or
+    /// why it has none, in input order. The grids are sorted by first band,
+    /// prefix and grid, and each prefix holding some is walked once,
+    /// answering every grid of it in the same pass and stopping at the
+    /// last: a batch costs at most one walk of each prefix it touches
+    /// (prefixes in parallel, rayon's pool). The answers are those of
+    /// [`Self::number_of_minlex`], one grid at a time.
+    pub fn numbers_of_minlex_each(&self, forms: &[Grid]) -> Vec<Result<u64, CatalogueError>> {
+        let mut answers: Vec<Option<Result<u64, CatalogueError>>> =
+            std::iter::repeat_with(|| None).take(forms.len()).collect();
+        // (band, prefix, index of the grid), sorted by band, prefix, grid.
+        let mut queries = Vec::with_capacity(forms.len());
+        for (i, form) in forms.iter().enumerate() {
+            match self.locate_minlex(form.digits()) {
+                Ok((band, prefix)) => queries.push((band as u32, prefix as u32, i)),
+                Err(e) => answers[i] = Some(Err(e)),
+            }
+        }
+        queries.sort_unstable_by(|a, b| {
+            (a.0, a.1, forms[a.2].digits()).cmp(&(b.0, b.1, forms[b.2].digits()))
+        });
+        let groups: Vec<&[(u32, u32, usize)]> =
+            queries.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)).collect();
+        let found: Vec<Vec<(usize, Result<u64, CatalogueError>)>> = groups
+            .par_iter()
+            .map(|group| {
+                let (band, prefix) = (group[0].0 as usize, group[0].1 as usize);
+                let table = &self.tables[band].as_ref().expect("numbered").0;
+                let base = self.starts[band] + table.before[prefix];
+                let mut out = Vec::with_capacity(group.len());
+                let (mut next, mut rank) = (0, 0u64);
+                self.walker
+                    .walk_prefix(band, &table.rows4[prefix], &mut |grid| {
+                        while let Some(&(_, _, i)) = group.get(next) {
+                            match forms[i].digits().cmp(grid) {
+                                Ordering::Equal => out.push((i, Ok(base + rank + 1))),
+                                // Not a grid of the walk: not minlex, or a
+                                // table that disagrees with the walk.
+                                Ordering::Less => out.push((i, Err(self.inconsistent(band)))),
+                                Ordering::Greater => break,
+                            }
+                            next += 1;
+                        }
+                        rank += 1;
+                        if next == group.len() {
+                            Flow::Stop
+                        } else {
+                            Flow::Continue
+                        }
+                    });
+                for &(_, _, i) in &group[next..] {
+                    out.push((i, Err(self.inconsistent(band))));
+                }
+                out
+            })
+            .collect();
+        for (i, answer) in found.into_iter().flatten() {
+            answers[i] = Some(answer);
+        }
+        answers
+            .into_iter()
+            .map(|a| a.expect("every grid answered"))
+            .collect()
+    }
+
+    /// The catalogue numbers of many grids (any images), in input order:
+    /// each grid's minlex form ([`crate::canon::minlex_grid`], in parallel),
+    /// then [`Self::numbers_of_minlex_each`].
+    pub fn numbers_each(&self, grids: &[Grid]) -> Vec<Result<u64, CatalogueError>> {
+        let forms: Vec<Grid> = grids
+            .par_iter()
+            .map(|grid| crate::canon::minlex_grid(grid).0)
+            .collect();
+        self.numbers_of_minlex_each(&forms)
+    }
+
+    /// The minlex grids of many catalogue numbers, in input order; the
+    /// first error fails the whole batch (see [`Self::grids_each`]).
+    pub fn grids(&self, numbers: &[u64]) -> Result<Vec<Grid>, CatalogueError> {
+        self.grids_each(numbers).into_iter().collect()
+    }
+
+    /// The minlex grid of each catalogue number, or why it has none, in
+    /// input order: the numbers are sorted by first band, prefix and rank
+    /// inside the prefix, and each prefix holding some is walked once, up
+    /// to its largest rank asked (prefixes in parallel, rayon's pool).
+    pub fn grids_each(&self, numbers: &[u64]) -> Vec<Result<Grid, CatalogueError>> {
+        let mut answers: Vec<Option<Result<Grid, CatalogueError>>> =
+            std::iter::repeat_with(|| None)
+                .take(numbers.len())
+                .collect();
+        // (band, prefix, rank in the prefix, index of the number), sorted.
+        let mut queries = Vec::with_capacity(numbers.len());
+        for (i, &number) in numbers.iter().enumerate() {
+            match self.band_of(number) {
+                Ok(band) => {
+                    let table = &self.tables[band].as_ref().expect("numbered").0;
+                    let offset = number - 1 - self.starts[band];
+                    let prefix = table.before.partition_point(|&b| b <= offset) - 1;
+                    let rank = offset - table.before[prefix];
+                    queries.push((band as u32, prefix as u32, rank, i));
+                }
+                Err(e) => answers[i] = Some(Err(e)),
+            }
+        }
+        queries.sort_unstable();
+        let groups: Vec<&[(u32, u32, u64, usize)]> =
+            queries.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)).collect();
+        let found: Vec<Vec<(usize, Result<Grid, CatalogueError>)>> = groups
+            .par_iter()
+            .map(|group| {
+                let (band, prefix) = (group[0].0 as usize, group[0].1 as usize);
+                let table = &self.tables[band].as_ref().expect("numbered").0;
+                let mut out = Vec::with_capacity(group.len());
+                let (mut next, mut rank) = (0, 0u64);
+                self.walker
+                    .walk_prefix(band, &table.rows4[prefix], &mut |grid| {
+                        while let Some(&(_, _, r, i)) = group.get(next) {
+                            if r != rank {
+                                break;
+                            }
+                            out.push((i, Ok(Grid::from_digits_unchecked(*grid))));
+                            next += 1;
+                        }
+                        rank += 1;
+                        if next == group.len() {
+                            Flow::Stop
+                        } else {
+                            Flow::Continue
+                        }
+                    });
+                for &(_, _, _, i) in &group[next..] {
+                    out.push((i, Err(self.inconsistent(band))));
+                }
+                out
+            })
+            .collect();
+        for (i, answer) in found.into_iter().flatten() {
+            answers[i] = Some(answer);
+        }
+        answers
+            .into_iter()
+            .map(|a| a.expect("every number answered"))
+            .collect()
     }
 
     /// The minlex grid of a catalogue number.

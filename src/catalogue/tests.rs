@@ -242,3 +242,142 @@ fn timings() {
     }
     println!("stream: 200,000 grids from {first} at {rate:.0} grids/s");
 }
+
+/// Numbers of random grids of the committed tables, several in one
+/// prefix, repeated, and a grid beyond the tables: the batches answer as
+/// the single-grid path does, and the grids are `canon`'s forms.
+#[test]
+fn batches_answer_as_one_grid_at_a_time_and_as_canon() {
+    let catalogue = committed();
+    let last = catalogue.numbered();
+    let mut rng = fastrand::Rng::with_seed(531);
+    // Band 001 (the slowest walk) only at its end.
+    let mut numbers = vec![1_007_170, 1_007_171, last];
+    for _ in 0..6 {
+        let k = rng.u64(1_007_171..last - 40);
+        numbers.extend([k, k + 1, k + 2, k + 37, k]);
+    }
+    rng.shuffle(&mut numbers);
+    let grids = catalogue.grids(&numbers).unwrap();
+    let mut images = Vec::new();
+    for (&k, grid) in numbers.iter().zip(&grids) {
+        assert_eq!(minlex_grid(grid).0, *grid, "grid {k} is minlex");
+        images.push(Transform::random(&mut rng).apply_grid(grid));
+    }
+    // The single-grid path agrees, for a few.
+    for (&k, grid) in numbers.iter().zip(&grids).take(8) {
+        assert_eq!(catalogue.grid(k).unwrap(), *grid);
+        assert_eq!(catalogue.number_of_minlex(grid.digits()).unwrap(), k);
+    }
+    // Any image numbers back; the minlex forms too, in one batch.
+    let back: Vec<u64> = catalogue
+        .numbers_each(&images)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(back, numbers);
+    let forms: Vec<Grid> = images.iter().map(|g| minlex_grid(g).0).collect();
+    assert_eq!(catalogue.numbers_of_minlex(&forms).unwrap(), numbers);
+    // A grid whose first band has no table fails alone, in its place.
+    let beyond = loop {
+        let grid = crate::generate::random_grid(&mut rng);
+        if matches!(
+            catalogue.number(&grid),
+            Err(CatalogueError::NotBuilt { .. })
+        ) {
+            break grid;
+        }
+    };
+    let mut mixed = images[..3].to_vec();
+    mixed.insert(1, beyond);
+    let answers = catalogue.numbers_each(&mixed);
+    assert!(matches!(answers[1], Err(CatalogueError::NotBuilt { .. })));
+    let good: Vec<u64> = [0, 2, 3]
+        .iter()
+        .map(|&i| *answers[i].as_ref().unwrap())
+        .collect();
+    assert_eq!(good, numbers[..3]);
+    assert!(
+        catalogue
+            .numbers_of_minlex(&[minlex_grid(&beyond).0])
+            .is_err()
+    );
+    // Numbers out of range or beyond the tables fail alone too.
+    let answers = catalogue.grids_each(&[5, 0, last + 1, ED_GRIDS + 1, 6]);
+    assert!(matches!(answers[1], Err(CatalogueError::OutOfRange(0))));
+    assert!(matches!(
+        answers[2],
+        Err(CatalogueError::BeyondTables { .. })
+    ));
+    assert!(matches!(answers[3], Err(CatalogueError::OutOfRange(_))));
+    assert_eq!(answers[0].as_ref().unwrap(), &catalogue.grid(5).unwrap());
+    assert_eq!(answers[4].as_ref().unwrap(), &catalogue.grid(6).unwrap());
+    assert!(catalogue.grids_each(&[]).is_empty());
+}
+
+/// s17's own catalogue crosses the field's: the ED grids of slice `k`
+/// (rows 1-3 catalogue band `k`, hi visits) numbered in one batch are
+/// distinct, as many as the slice's count in `data/ed-counts.tsv`, and
+/// each number's grid is `canon` of the enumerated grid. Returns the
+/// number of grids.
+fn check_slice(catalogue: &Catalogue, k: usize) -> u64 {
+    use crate::ed::{Choices, Ed};
+    let ed = Ed::new();
+    let mut grids = Vec::new();
+    ed.for_each_entry(k, 0..u64::MAX, |entry| {
+        ed.entry_visits(k, entry, Choices::HI, |v| {
+            let mut grid = [0u8; 81];
+            grid[..27].copy_from_slice(ed.catalogue().band(k));
+            grid[27..54].copy_from_slice(&entry.band2);
+            grid[54..].copy_from_slice(&v.band3);
+            grids.push(Grid::from_digits_unchecked(grid));
+        });
+    });
+    let expected = crate::ed::counts::committed()[k].grids;
+    assert_eq!(grids.len() as u64, expected, "slice {k}: enumerated");
+    let numbers =
+        catalogue.numbers_of_minlex(&grids.iter().map(|g| minlex_grid(g).0).collect::<Vec<_>>());
+    let numbers = numbers.unwrap();
+    let mut distinct = numbers.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), grids.len(), "slice {k}: distinct numbers");
+    let back = catalogue.grids(&numbers).unwrap();
+    for (grid, form) in grids.iter().zip(&back) {
+        assert_eq!(
+            minlex_grid(grid).0,
+            *form,
+            "slice {k}: grid(number) = canon"
+        );
+    }
+    expected
+}
+
+#[test]
+fn small_slices_of_s17s_own_catalogue_number_one_to_one() {
+    // Slices 026 and 029 (28,528 and 26,868 entries, 123 and 102 grids):
+    // their grids' first bands are at most their own, all committed.
+    let catalogue = committed();
+    assert_eq!(check_slice(catalogue, 26) + check_slice(catalogue, 29), 225);
+}
+
+/// The same on a bigger slice, by hand: `S17_SLICE=13 cargo test --release
+/// --lib catalogue::tests::a_whole_slice -- --ignored --nocapture` (the
+/// tables of first bands up to the slice's are needed; `S17_CATALOGUE`
+/// names more).
+#[test]
+#[ignore]
+fn a_whole_slice_numbers_one_to_one() {
+    use cpu_time::ProcessTime as Instant;
+    let k: usize = std::env::var("S17_SLICE")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(13);
+    let catalogue = Catalogue::open(&default_dirs()).unwrap();
+    let start = Instant::now();
+    let n = check_slice(&catalogue, k);
+    println!(
+        "slice {k}: {n} ED grids numbered one to one, {:.1} s CPU",
+        start.elapsed().as_secs_f64()
+    );
+}

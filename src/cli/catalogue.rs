@@ -26,19 +26,29 @@ pub struct Args {
 #[derive(clap::Subcommand, Debug)]
 enum Command {
     /// The catalogue number of each grid (any image), one per line:
-    /// `LINE<TAB>NUMBER`.
+    /// `LINE<TAB>NUMBER`, in input order. Grids are numbered in batches:
+    /// each first-band prefix holding grids of a batch is walked once.
     Number {
         /// Grids, one per line ('-' or nothing: stdin).
         input: Option<PathBuf>,
         #[command(flatten)]
+        batch: Batch,
+        #[command(flatten)]
         tables: TablesDir,
     },
-    /// The minlex grid of a number N, or of every number of a range A..B
-    /// (both included), in order: `NUMBER<TAB>GRID`.
+    /// The minlex grid of each number N, and of every number of each range
+    /// A..B (both included), in the order given: `NUMBER<TAB>GRID`. Single
+    /// numbers are found in batches (each prefix walked once a batch).
     Grid {
-        /// N or A..B, from 1 to 5472730538.
-        #[arg(value_name = "N|A..B")]
-        numbers: String,
+        /// Numbers N or ranges A..B, from 1 to 5472730538.
+        #[arg(value_name = "N|A..B", required_unless_present = "file")]
+        numbers: Vec<String>,
+        /// More numbers or ranges, one per line, from FILE ('-': stdin),
+        /// after the arguments.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        batch: Batch,
         #[command(flatten)]
         tables: TablesDir,
     },
@@ -85,6 +95,18 @@ struct TablesDir {
     tables: Option<PathBuf>,
 }
 
+#[derive(clap::Args, Debug)]
+struct Batch {
+    /// Lines numbered together: the more, the fewer walks per grid (a
+    /// prefix is walked once a batch), at about 300 bytes of memory a line.
+    #[arg(long, value_name = "LINES", default_value_t = 1_000_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    batch: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
 impl TablesDir {
     fn open(&self) -> anyhow::Result<Catalogue> {
         open_catalogue(self.tables.as_deref())
@@ -102,8 +124,17 @@ pub(super) fn open_catalogue(first: Option<&std::path::Path>) -> anyhow::Result<
 
 pub fn run(args: Args, quiet: bool) -> Outcome {
     match args.command {
-        Command::Number { input, tables } => number(input, &tables, quiet),
-        Command::Grid { numbers, tables } => grid(&numbers, &tables),
+        Command::Number {
+            input,
+            batch,
+            tables,
+        } => number(input, &batch, &tables, quiet),
+        Command::Grid {
+            numbers,
+            file,
+            batch,
+            tables,
+        } => grid(&numbers, file, &batch, &tables),
         Command::Build {
             bands,
             dir,
@@ -144,40 +175,64 @@ fn parse_range(text: &str, max: u64, what: &str) -> Result<(u64, u64), Usage> {
     Ok((a, b))
 }
 
-fn number(input: Option<PathBuf>, tables: &TablesDir, quiet: bool) -> Outcome {
+fn number(input: Option<PathBuf>, batch: &Batch, tables: &TablesDir, quiet: bool) -> Outcome {
+    init_threads(batch.threads)?;
     let catalogue = tables.open()?;
     let mut source = LineSource::open(input.as_deref())?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let start = Instant::now();
     let (mut grids, mut malformed, mut unnumbered) = (0u64, 0u64, 0u64);
-    while let Some((line_number, line)) = source.next_line()? {
-        if is_skippable_bytes(line) {
-            continue;
-        }
-        let grid = match Grid::parse_bytes(line) {
-            Ok(grid) => grid,
-            Err(e) => {
-                out.flush()?;
-                eprintln!(
-                    "s17 catalogue number: {}: line {line_number}: {e}",
-                    source.name
-                );
-                malformed += 1;
+    // One batch: the lines (number, grid or why not) and their grids.
+    let mut lines: Vec<(usize, Result<(), String>)> = Vec::new();
+    let mut batch_grids: Vec<Grid> = Vec::new();
+    loop {
+        lines.clear();
+        batch_grids.clear();
+        while (lines.len() as u64) < batch.batch {
+            let Some((line_number, line)) = source.next_line()? else {
+                break;
+            };
+            if is_skippable_bytes(line) {
                 continue;
             }
-        };
-        match catalogue.number(&grid) {
-            Ok(n) => {
-                grids += 1;
-                writeln!(out, "{line_number}\t{n}")?;
+            match Grid::parse_bytes(line) {
+                Ok(grid) => {
+                    batch_grids.push(grid);
+                    lines.push((line_number, Ok(())));
+                }
+                Err(e) => lines.push((line_number, Err(e.to_string()))),
             }
-            Err(e) => {
-                out.flush()?;
-                eprintln!(
-                    "s17 catalogue number: {}: line {line_number}: {e}",
-                    source.name
-                );
-                unnumbered += 1;
+        }
+        if lines.is_empty() {
+            break;
+        }
+        let mut numbers = catalogue.numbers_each(&batch_grids).into_iter();
+        for (line_number, line) in &lines {
+            let number = match line {
+                Ok(()) => numbers.next().expect("one answer a grid"),
+                Err(e) => {
+                    out.flush()?;
+                    eprintln!(
+                        "s17 catalogue number: {}: line {line_number}: {e}",
+                        source.name
+                    );
+                    malformed += 1;
+                    continue;
+                }
+            };
+            match number {
+                Ok(n) => {
+                    grids += 1;
+                    writeln!(out, "{line_number}\t{n}")?;
+                }
+                Err(e) => {
+                    out.flush()?;
+                    eprintln!(
+                        "s17 catalogue number: {}: line {line_number}: {e}",
+                        source.name
+                    );
+                    unnumbered += 1;
+                }
             }
         }
     }
@@ -276,31 +331,129 @@ fn has(
     Ok(unnumbered == 0)
 }
 
-fn grid(numbers: &str, tables: &TablesDir) -> Outcome {
-    let (first, last) = parse_range(numbers, ED_GRIDS, "catalogue number")?;
-    let catalogue = tables.open()?;
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut failed = None;
-    catalogue.stream(first, last, |n, grid| {
-        let mut line = [0u8; 83];
-        for (c, d) in line.iter_mut().zip(grid) {
-            *c = b'0' + d;
-        }
-        if let Err(e) = write!(out, "{n}\t").and_then(|_| out.write_all(&line[..81])) {
-            failed = Some(e);
-            return Flow::Stop;
-        }
-        if let Err(e) = out.write_all(b"\n") {
-            failed = Some(e);
-            return Flow::Stop;
-        }
-        Flow::Continue
-    })?;
-    if let Some(e) = failed {
-        return Err(e.into());
+/// Writes `NUMBER<TAB>GRID`.
+fn write_grid(out: &mut impl Write, n: u64, grid: &[u8; 81]) -> std::io::Result<()> {
+    let mut line = [0u8; 82];
+    for (c, d) in line.iter_mut().zip(grid) {
+        *c = b'0' + d;
     }
-    out.flush()?;
-    Ok(true)
+    line[81] = b'\n';
+    write!(out, "{n}\t")?;
+    out.write_all(&line)
+}
+
+/// The grids of numbers and ranges, in the order given: runs of single
+/// numbers in batches, ranges streamed.
+struct GridWriter<'a, W: Write> {
+    catalogue: &'a Catalogue,
+    out: W,
+    batch: usize,
+    /// Single numbers waiting, with where they come from (for errors).
+    pending: Vec<(u64, String)>,
+    failed: u64,
+}
+
+impl<W: Write> GridWriter<'_, W> {
+    fn single(&mut self, n: u64, place: String) -> anyhow::Result<()> {
+        self.pending.push((n, place));
+        if self.pending.len() >= self.batch {
+            self.flush_singles()?;
+        }
+        Ok(())
+    }
+
+    fn flush_singles(&mut self) -> anyhow::Result<()> {
+        let numbers: Vec<u64> = self.pending.iter().map(|&(n, _)| n).collect();
+        let grids = self.catalogue.grids_each(&numbers);
+        for ((n, place), grid) in self.pending.drain(..).zip(grids) {
+            match grid {
+                Ok(grid) => write_grid(&mut self.out, n, grid.digits())?,
+                Err(e) => {
+                    self.out.flush()?;
+                    eprintln!("s17 catalogue grid: {place}: {e}");
+                    self.failed += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn range(&mut self, first: u64, last: u64) -> anyhow::Result<()> {
+        self.flush_singles()?;
+        let mut failed = None;
+        let out = &mut self.out;
+        self.catalogue.stream(first, last, |n, grid| {
+            if let Err(e) = write_grid(out, n, grid) {
+                failed = Some(e);
+                return Flow::Stop;
+            }
+            Flow::Continue
+        })?;
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        Ok(())
+    }
+}
+
+fn grid(numbers: &[String], file: Option<PathBuf>, batch: &Batch, tables: &TablesDir) -> Outcome {
+    let mut given = Vec::new();
+    for text in numbers {
+        given.push(parse_range(text, ED_GRIDS, "catalogue number")?);
+    }
+    init_threads(batch.threads)?;
+    let catalogue = tables.open()?;
+    let mut writer = GridWriter {
+        catalogue: &catalogue,
+        out: BufWriter::new(std::io::stdout().lock()),
+        batch: batch.batch.min(usize::MAX as u64) as usize,
+        pending: Vec::new(),
+        failed: 0,
+    };
+    for (i, (first, last)) in given.into_iter().enumerate() {
+        if first == last {
+            writer.single(first, format!("argument {}", i + 1))?;
+        } else {
+            writer.range(first, last)?;
+        }
+    }
+    let mut malformed = 0u64;
+    let mut name = String::new();
+    if let Some(path) = &file {
+        let mut source = LineSource::open(Some(path))?;
+        name.clone_from(&source.name);
+        while let Some((line_number, line)) = source.next_line()? {
+            if is_skippable_bytes(line) {
+                continue;
+            }
+            let text = String::from_utf8_lossy(line);
+            match parse_range(text.trim(), ED_GRIDS, "catalogue number") {
+                Ok((first, last)) if first == last => {
+                    writer.single(first, format!("{}: line {line_number}", source.name))?
+                }
+                Ok((first, last)) => writer.range(first, last)?,
+                Err(Usage(reason)) => {
+                    writer.flush_singles()?;
+                    writer.out.flush()?;
+                    eprintln!(
+                        "s17 catalogue grid: {}: line {line_number}: {reason}",
+                        source.name
+                    );
+                    malformed += 1;
+                }
+            }
+        }
+    }
+    writer.flush_singles()?;
+    writer.out.flush()?;
+    if malformed > 0 {
+        return Err(Usage(format!(
+            "{name}: {} not a catalogue number or range",
+            counted(malformed, "line")
+        ))
+        .into());
+    }
+    Ok(writer.failed == 0)
 }
 
 fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outcome {
