@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::num::ParseIntError;
 use std::path::{Path, PathBuf};
 
 use super::SliceCount;
@@ -42,7 +43,7 @@ pub enum CountsError {
         path: PathBuf,
         line: usize,
         text: String,
-        reason: String,
+        reason: LineProblem,
     },
     #[error("{}: line {line}: slice {slice} twice", path.display())]
     Twice {
@@ -98,39 +99,54 @@ pub fn parse(text: &str, path: &Path) -> Result<BTreeMap<usize, SliceCount>, Cou
     Ok(counts)
 }
 
+/// What is wrong with one line of a counts file ([`CountsError::BadLine`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineProblem {
+    #[error("expected K, ENTRIES, GRIDS and AUTOMORPHISMS separated by tabs")]
+    Fields,
+    #[error("bad slice: {0}")]
+    Slice(ParseIntError),
+    #[error("slice {0} out of 0..{BANDS}")]
+    SliceRange(usize),
+    #[error("bad entry count: {0}")]
+    Entries(ParseIntError),
+    #[error("bad grid count: {0}")]
+    Grids(ParseIntError),
+    #[error("bad automorphism split")]
+    Split,
+    #[error("{0}")]
+    SplitNumber(ParseIntError),
+    #[error("the automorphism split sums to {sum}, not {grids}")]
+    SplitSum { sum: u64, grids: u64 },
+}
+
 /// One line: the slice and its count, or what is wrong with it.
-fn parse_line(line: &str) -> Result<(usize, SliceCount), String> {
+fn parse_line(line: &str) -> Result<(usize, SliceCount), LineProblem> {
     let fields: Vec<&str> = line.split('\t').collect();
     if fields.len() != 4 {
-        return Err("expected K, ENTRIES, GRIDS and AUTOMORPHISMS separated by tabs".into());
+        return Err(LineProblem::Fields);
     }
-    let k: usize = fields[0].parse().map_err(|e| format!("bad slice: {e}"))?;
+    let k: usize = fields[0].parse().map_err(LineProblem::Slice)?;
     if k >= BANDS {
-        return Err(format!("slice {k} out of 0..{BANDS}"));
+        return Err(LineProblem::SliceRange(k));
     }
     let mut count = SliceCount {
-        entries: fields[1]
-            .parse()
-            .map_err(|e| format!("bad entry count: {e}"))?,
+        entries: fields[1].parse().map_err(LineProblem::Entries)?,
         ..SliceCount::default()
     };
-    let grids: u64 = fields[2]
-        .parse()
-        .map_err(|e| format!("bad grid count: {e}"))?;
+    let grids: u64 = fields[2].parse().map_err(LineProblem::Grids)?;
     for part in fields[3].split(',').filter(|p| !p.is_empty()) {
-        let (a, n) = part
-            .split_once(':')
-            .ok_or_else(|| "bad automorphism split".to_string())?;
-        let a: u32 = a.parse().map_err(|e| format!("{e}"))?;
-        let n: u64 = n.parse().map_err(|e| format!("{e}"))?;
+        let (a, n) = part.split_once(':').ok_or(LineProblem::Split)?;
+        let a: u32 = a.parse().map_err(LineProblem::SplitNumber)?;
+        let n: u64 = n.parse().map_err(LineProblem::SplitNumber)?;
         count.by_automorphisms.push((a, n));
         count.grids += n;
     }
     if count.grids != grids {
-        return Err(format!(
-            "the automorphism split sums to {}, not {grids}",
-            count.grids
-        ));
+        return Err(LineProblem::SplitSum {
+            sum: count.grids,
+            grids,
+        });
     }
     Ok((k, count))
 }

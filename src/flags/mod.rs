@@ -322,7 +322,7 @@ impl FlagHeader {
     }
 }
 
-/// What is wrong with a flag file.
+/// What is wrong with a flag file: found reading one, or refused writing one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FlagFault {
     #[error("not a flag file (it does not start with \"S17FLAGS\")")]
@@ -341,6 +341,33 @@ pub enum FlagFault {
     Header(String),
     #[error("record {index}: {why}")]
     Record { index: u64, why: String },
+    /// Written: a record (entry, grid) not after the one before it.
+    #[error("flag record {key:?} after {last:?}: records go in order, each once")]
+    Order { key: (u32, u32), last: (u32, u32) },
+    /// Written: a record whose mask is not N cells.
+    #[error("flag record {key:?}: its mask has {cells} cells, not {clues}")]
+    Mask {
+        key: (u32, u32),
+        cells: u32,
+        clues: u32,
+    },
+    /// Written: more records than the header promised.
+    #[error("more than the {promised} flag records the header promised")]
+    TooMany { promised: u64 },
+    /// Written: fewer records than the header promised.
+    #[error("{written} flag records written, the header promised {promised}")]
+    TooFew { written: u64, promised: u64 },
+}
+
+/// Why a flag file could not be written: what it was given breaks a rule
+/// of the format (the [`FlagFault`] reading would report), or the writer
+/// under it failed.
+#[derive(Debug, thiserror::Error)]
+pub enum FlagWriteError {
+    #[error(transparent)]
+    Fault(#[from] FlagFault),
+    #[error(transparent)]
+    Io(#[from] io::Error),
 }
 
 /// A flag file that cannot be read, named.
@@ -536,19 +563,15 @@ pub struct FlagWriter<W: Write> {
     last: Option<(u32, u32)>,
 }
 
-fn invalid(why: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, why)
-}
-
 impl<W: Write> FlagWriter<W> {
     /// Starts a file of `header.flagged` records (format version 2).
     pub fn new(
         mut out: W,
         header: FlagHeader,
         provenance: &Provenance,
-    ) -> io::Result<FlagWriter<W>> {
-        header.check().map_err(|f| invalid(f.to_string()))?;
-        provenance.check().map_err(|f| invalid(f.to_string()))?;
+    ) -> Result<FlagWriter<W>, FlagWriteError> {
+        header.check()?;
+        provenance.check()?;
         let bytes = header.to_bytes(provenance);
         let mut sum = Checksum::new();
         sum.update(&bytes);
@@ -564,26 +587,26 @@ impl<W: Write> FlagWriter<W> {
 
     /// Writes the next record (records come sorted by (entry, grid), each
     /// once, with masks of N cells).
-    pub fn push(&mut self, record: FlagRecord) -> io::Result<()> {
+    pub fn push(&mut self, record: FlagRecord) -> Result<(), FlagWriteError> {
         let key = (record.entry, record.grid);
-        if self.last.is_some_and(|l| l >= key) {
-            return Err(invalid(format!(
-                "flag record {key:?} after {:?}: records go in order, each once",
-                self.last.expect("a last record")
-            )));
+        if let Some(last) = self.last
+            && last >= key
+        {
+            return Err(FlagFault::Order { key, last }.into());
         }
         if record.mask & !ALL_CELLS != 0 || record.mask.count_ones() != self.header.clues {
-            return Err(invalid(format!(
-                "flag record {key:?}: its mask has {} cells, not {}",
-                record.mask.count_ones(),
-                self.header.clues
-            )));
+            return Err(FlagFault::Mask {
+                key,
+                cells: record.mask.count_ones(),
+                clues: self.header.clues,
+            }
+            .into());
         }
         if self.written == self.header.flagged {
-            return Err(invalid(format!(
-                "more than the {} flag records the header promised",
-                self.header.flagged
-            )));
+            return Err(FlagFault::TooMany {
+                promised: self.header.flagged,
+            }
+            .into());
         }
         let bytes = record.to_bytes();
         self.sum.update(&bytes);
@@ -594,12 +617,13 @@ impl<W: Write> FlagWriter<W> {
     }
 
     /// Writes the checksum; the writer back.
-    pub fn finish(mut self) -> io::Result<W> {
+    pub fn finish(mut self) -> Result<W, FlagWriteError> {
         if self.written != self.header.flagged {
-            return Err(invalid(format!(
-                "{} flag records written, the header promised {}",
-                self.written, self.header.flagged
-            )));
+            return Err(FlagFault::TooFew {
+                written: self.written,
+                promised: self.header.flagged,
+            }
+            .into());
         }
         self.out.write_all(&self.sum.finish().to_le_bytes())?;
         self.out.flush()?;
@@ -608,7 +632,7 @@ impl<W: Write> FlagWriter<W> {
 }
 
 /// A whole flag file's bytes, of no campaign ([`Provenance::none`]).
-pub fn to_bytes(header: FlagHeader, records: &[FlagRecord]) -> io::Result<Vec<u8>> {
+pub fn to_bytes(header: FlagHeader, records: &[FlagRecord]) -> Result<Vec<u8>, FlagFault> {
     to_bytes_with(header, &Provenance::none(), records)
 }
 
@@ -617,16 +641,22 @@ pub fn to_bytes_with(
     header: FlagHeader,
     provenance: &Provenance,
     records: &[FlagRecord],
-) -> io::Result<Vec<u8>> {
+) -> Result<Vec<u8>, FlagFault> {
     let header = FlagHeader {
         flagged: records.len() as u64,
         ..header
     };
-    let mut w = FlagWriter::new(Vec::new(), header, provenance)?;
-    for &r in records {
-        w.push(r)?;
-    }
-    w.finish()
+    let write = || -> Result<Vec<u8>, FlagWriteError> {
+        let mut w = FlagWriter::new(Vec::new(), header, provenance)?;
+        for &r in records {
+            w.push(r)?;
+        }
+        w.finish()
+    };
+    write().map_err(|e| match e {
+        FlagWriteError::Fault(fault) => fault,
+        FlagWriteError::Io(e) => unreachable!("writing to a Vec: {e}"),
+    })
 }
 
 #[cfg(test)]

@@ -122,12 +122,24 @@ pub(super) fn parse_result(line: &[u8]) -> Option<(usize, Puzzle)> {
     ))
 }
 
+/// A checkpoint whose header names another run ([`reconcile`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the checkpoint belongs to another run: its header is {found:?}")]
+pub struct ForeignHeader {
+    /// The header line found (lossily decoded).
+    pub found: String,
+}
+
 /// Works out, from the bytes of an interrupted output and checkpoint, which
 /// grids are finished and what the repaired files hold (see the module
 /// note). An empty checkpoint, or one without a complete header line, means
-/// nothing is done; a complete header other than `header` is an error (the
-/// `String` is the header found).
-pub fn reconcile(header: &str, output: &[u8], checkpoint: &[u8]) -> Result<Reconciled, String> {
+/// nothing is done; a complete header other than `header` is an error
+/// naming the header found.
+pub fn reconcile(
+    header: &str,
+    output: &[u8],
+    checkpoint: &[u8],
+) -> Result<Reconciled, ForeignHeader> {
     let mut repair = Repair::default();
     let (entry_lines, partial) = complete_lines(checkpoint);
     repair.partial_checkpoint = partial;
@@ -135,7 +147,9 @@ pub fn reconcile(header: &str, output: &[u8], checkpoint: &[u8]) -> Result<Recon
     if let Some(first) = entry_lines.next()
         && first != header.as_bytes()
     {
-        return Err(String::from_utf8_lossy(first).into_owned());
+        return Err(ForeignHeader {
+            found: String::from_utf8_lossy(first).into_owned(),
+        });
     }
     // Index -> promised count; None once the entry is known to be unusable.
     let mut promised: HashMap<usize, Option<usize>> = HashMap::new();

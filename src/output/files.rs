@@ -254,11 +254,11 @@ fn open_locked(
                 Vec::new()
             };
             let old_checkpoint = fs::read(checkpoint).map_err(io_error(checkpoint))?;
-            reconcile(header, &old_output, &old_checkpoint).map_err(|found| {
+            reconcile(header, &old_output, &old_checkpoint).map_err(|foreign| {
                 OutputError::Mismatch {
                     path: checkpoint.to_path_buf(),
                     expected: header.to_string(),
-                    found,
+                    found: foreign.found,
                 }
             })?
         }

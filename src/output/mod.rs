@@ -68,7 +68,7 @@ pub(crate) mod tests;
 
 pub use crate::disk::{write_atomically, write_atomically_with};
 pub use checkpoint::{
-    Fingerprint, Reconciled, Repair, checkpoint_header, checkpoint_path, reconcile,
+    Fingerprint, ForeignHeader, Reconciled, Repair, checkpoint_header, checkpoint_path, reconcile,
 };
 pub use files::{OpenMode, ResultFiles, new_path};
 pub use lock::{LockError, OutputLock};

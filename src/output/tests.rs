@@ -211,7 +211,9 @@ fn a_power_loss_at_any_offsets_loses_and_repeats_nothing() {
                     Ok(s) => s,
                     // Zeros after a header cut short make a complete
                     // line only with a newline, which zeros never add.
-                    Err(found) => panic!("{out_len}/{done_len}/{zeros}: header {found:?}"),
+                    Err(foreign) => {
+                        panic!("{out_len}/{done_len}/{zeros}: header {:?}", foreign.found)
+                    }
                 };
                 assert_eq!(
                     completed(&state, &gs),

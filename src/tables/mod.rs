@@ -130,7 +130,7 @@ pub enum TableError {
         path: PathBuf,
         /// Position in the file (the catalogue index in a complete file).
         band: usize,
-        problem: String,
+        problem: BandProblem,
     },
     #[error(
         "band table bytes are not 8-byte aligned in memory (use a memory map or an aligned buffer)"
@@ -161,6 +161,32 @@ impl TableError {
                 | TableError::Band { .. }
         )
     }
+}
+
+/// What is wrong with one band's section of a table file
+/// ([`TableError::Band`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BandProblem {
+    #[error("not a valid band")]
+    NotABand,
+    #[error("catalogue index {0}")]
+    CatalogueIndex(u32),
+    #[error("minimum size {0}")]
+    MinimumSize(usize),
+    #[error("UA range out of bounds")]
+    UaRange,
+    #[error("size {size} sets out of bounds")]
+    SetsOutOfBounds { size: usize },
+    #[error("size {size} has {len} sets, minimum size is {min_size}")]
+    SetCount {
+        size: usize,
+        len: u32,
+        min_size: usize,
+    },
+    #[error("size {size} slice index")]
+    SliceIndex { size: usize },
+    #[error("checksum mismatch: stored {stored:#018x}, computed {computed:#018x}")]
+    Checksum { stored: u64, computed: u64 },
 }
 
 fn malformed(reason: impl Into<String>) -> TableError {

@@ -16,7 +16,7 @@ use super::format::{
     BAND_LEN, BandRecord, CATALOGUE_LEN, Header, Layout, MAX_STORED_SIZE, MIN_STORED_SIZE,
     RECORD_SUMMED, STORED_SIZES, band_section_checksum, read_header,
 };
-use super::{TableError, malformed};
+use super::{BandProblem, TableError, malformed};
 use crate::band::valid::{INDEX_LEN, slice_of, slices_of};
 use crate::band::{Band, SetList, Slice, band_to_string, is_valid_band, valid_sets_unsorted};
 
@@ -185,9 +185,7 @@ impl<B: AsRef<[u8]>> BandTables<B> {
             return Err(TableError::Band {
                 path: self.path.clone(),
                 band: position,
-                problem: format!(
-                    "checksum mismatch: stored {stored:#018x}, computed {computed:#018x}"
-                ),
+                problem: BandProblem::Checksum { stored, computed },
             });
         }
         self.checked[position].store(true, Ordering::Relaxed);
@@ -222,39 +220,41 @@ impl<B: AsRef<[u8]>> BandTables<B> {
 
     /// The cheap checks of band `position`'s record: a valid band, ranges
     /// in bounds, list sizes against the minimum, monotone slice indices.
-    fn check_record(&self, position: usize) -> Result<(), String> {
+    fn check_record(&self, position: usize) -> Result<(), BandProblem> {
         let record = &self.records()[position];
         let band_bytes = &self.bytes()[self.layout.bands.start + BAND_LEN * position..][..BAND_LEN];
         let band: &Band = band_bytes[..27].try_into().expect("27 bytes");
         if !is_valid_band(band) || band_bytes[27] != 0 {
-            return Err("not a valid band".into());
+            return Err(BandProblem::NotABand);
         }
         if record.catalogue_index as usize >= CATALOGUE_LEN {
-            return Err(format!("catalogue index {}", record.catalogue_index));
+            return Err(BandProblem::CatalogueIndex(record.catalogue_index));
         }
         let min_size = record.min_size as usize;
         if !(MIN_STORED_SIZE..=27).contains(&min_size) {
-            return Err(format!("minimum size {min_size}"));
+            return Err(BandProblem::MinimumSize(min_size));
         }
         let uas_len = self.header.uas_len;
         if record.ua_start as u64 + record.ua_len as u64 > uas_len || record.ua_len == 0 {
-            return Err("UA range out of bounds".into());
+            return Err(BandProblem::UaRange);
         }
         let index = self.index_of(position);
         for (k, &[start, len]) in record.lists.iter().enumerate() {
             let size = k + MIN_STORED_SIZE;
             if start as u64 + len as u64 > self.header.sets_len {
-                return Err(format!("size {size} sets out of bounds"));
+                return Err(BandProblem::SetsOutOfBounds { size });
             }
             if (len == 0) != (size < min_size) {
-                return Err(format!(
-                    "size {size} has {len} sets, minimum size is {min_size}"
-                ));
+                return Err(BandProblem::SetCount {
+                    size,
+                    len,
+                    min_size,
+                });
             }
             let list_index = &index[k * INDEX_LEN..][..INDEX_LEN];
             let monotone = list_index.windows(2).all(|w| w[0] <= w[1]);
             if list_index[0] != 0 || list_index[INDEX_LEN - 1] != len || !monotone {
-                return Err(format!("size {size} slice index"));
+                return Err(BandProblem::SliceIndex { size });
             }
         }
         Ok(())

@@ -243,7 +243,7 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
         let bytes = flags::to_bytes_with(*h, &slice.provenance, &slice.records).map_err(|e| {
             campaign::CampaignError::Io {
                 path: path.clone(),
-                source: std::io::Error::other(e.to_string()),
+                source: std::io::Error::other(e),
             }
         })?;
         write_atomically(&path, &bytes).map_err(|source| campaign::CampaignError::Io {
