@@ -154,7 +154,15 @@ fn a_stream_gives_consecutive_grids() {
 
 #[test]
 fn numbers_without_tables_are_refused_naming_the_command() {
-    let catalogue = committed();
+    // Every band's table is committed: a catalogue of the first two only.
+    let dir = std::env::temp_dir().join(format!("s17-catalogue-two-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for band in 0..2 {
+        let name = BandTable::file_name(band);
+        std::fs::copy(committed_dir().join(&name), dir.join(&name)).unwrap();
+    }
+    let catalogue = &Catalogue::open(std::slice::from_ref(&dir)).unwrap();
+    assert_eq!(catalogue.bands_numbered(), 2);
     let beyond = catalogue.numbered() + 1;
     let err = catalogue.grid(beyond).unwrap_err().to_string();
     assert!(err.contains("s17 catalogue build --bands"), "{err}");
@@ -183,6 +191,29 @@ fn numbers_without_tables_are_refused_naming_the_command() {
         }
     }
     assert!(refused > 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_committed_tables_cover_the_catalogue_with_its_published_prefixes() {
+    // Every first band's table is committed; their counts sum to the
+    // number of ED grids (Felgenhauer and Jarvis; Russell and Jarvis), and
+    // their four-row prefixes holding grids number 652,408 (G. Penet's
+    // virtual catalogue): two figures the walk did not start from.
+    let catalogue = committed();
+    assert_eq!(catalogue.bands_numbered(), 416);
+    assert_eq!(catalogue.numbered(), ED_GRIDS);
+    let (mut grids, mut prefixes) = (0, 0);
+    for band in 0..416 {
+        let (table, _) = catalogue.table(band).expect("committed");
+        grids += table.total();
+        prefixes += table.rows4.len();
+    }
+    assert_eq!(grids, 5_472_730_538);
+    assert_eq!(prefixes, 652_408);
+    // The last number is a grid, and numbers back.
+    let last = catalogue.grid(ED_GRIDS).unwrap();
+    assert_eq!(catalogue.number(&last).unwrap(), ED_GRIDS);
 }
 
 /// Speed of grid, number and canon on 10,000 random numbers of the
