@@ -339,13 +339,15 @@ fn the_thread_clock_counts_work_not_waiting() {
     std::thread::sleep(Duration::from_millis(300));
     let slept = clock.elapsed();
     assert!(slept < Duration::from_millis(100), "{slept:?}");
+    // A fixed amount of work (a chain of 10^8 dependent multiply-adds,
+    // about 0.1 s of CPU at 4 GHz), not a wall-time loop: on a loaded
+    // machine a wall-time loop gets a small share of a core, the same work
+    // only takes longer.
     let clock = ThreadClock::start();
     let mut x = 1u64;
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_millis(200) {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+    for _ in 0..100_000_000u64 {
+        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
     }
-    std::hint::black_box(x);
     let worked = clock.elapsed();
     assert!(worked > Duration::from_millis(20), "{worked:?}");
 }

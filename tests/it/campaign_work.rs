@@ -130,7 +130,10 @@ fn two_workers_one_killed_and_restarted_finish_as_one_uninterrupted() {
     plan(&dir, list, hours);
     let mut first = worker(&dir);
     let second = worker(&dir);
-    assert!(wait_for_a_checkpoint(&dir, Duration::from_secs(120)));
+    assert!(wait_for_a_checkpoint(
+        &dir,
+        crate::common::progress_limit(600)
+    ));
     first.kill().unwrap();
     let _ = first.wait();
     // Started again, it takes the claim of its dead self or goes on.
@@ -201,21 +204,41 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
         std::fs::read(&whole).unwrap()
     );
 
-    // Killed after growing delays until a run ends by itself.
+    // Killed first as soon as unit 0 is in its parts (its part checkpoint exists:
+    // a condition, seen by a poll every 2 ms while the parts take a second
+    // or more of CPU), then after growing delays until a run ends by itself.
     let dir = temp("campaign-work", "parts-killed");
     plan(&dir, list, hours);
-    let mut kills = 0;
-    let mut saw_parts = false;
+    let start_unit = |unit: &str| {
+        s17(&["campaign", "run"])
+            .arg(&dir)
+            .args([unit, "--threads", "1"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = start_unit("0");
+    let limit = crate::common::progress_limit(600);
+    let start = Instant::now();
+    // (`0.txt.part.done` itself, not a temporary file being written:
+    // a kill while it is written leaves the temporary behind, not yet
+    // cleaned by a later run.)
+    while !dir.join("out/0.txt.part.done").exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "unit 0 ended before a part file was seen"
+        );
+        assert!(start.elapsed() < limit, "no part file in {limit:?}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    let mut kills = 1;
     for unit in ["0", "1"] {
         let mut delay = Duration::from_millis(100);
         loop {
-            let mut child = s17(&["campaign", "run"])
-                .arg(&dir)
-                .args([unit, "--threads", "1"])
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap();
+            let mut child = start_unit(unit);
             let start = Instant::now();
             let ended = loop {
                 if let Some(status) = child.try_wait().unwrap() {
@@ -232,7 +255,6 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
                     break;
                 }
                 None => {
-                    saw_parts |= part_files(&dir) > 0;
                     child.kill().unwrap();
                     let _ = child.wait();
                     kills += 1;
@@ -244,11 +266,7 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
             }
         }
     }
-    assert!(kills > 0, "some run was killed");
-    assert!(
-        saw_parts || kills < 3,
-        "part files are written while a unit in parts runs"
-    );
+    assert!(kills > 1, "{kills} kills");
     status_ok(&dir);
     assert_eq!(part_files(&dir), 0);
     assert_eq!(unit_files(&dir), unit_files(&reference));

@@ -67,7 +67,7 @@ fn sorted_lines(path: &Path) -> Vec<String> {
 /// Waits until the file at `path` has `n` lines, `child` still running
 /// (otherwise the signal would come after the end and prove nothing).
 fn wait_for_lines(child: &mut Child, path: &Path, n: usize) {
-    let limit = crate::common::progress_limit(120);
+    let limit = crate::common::progress_limit(600);
     let deadline = Instant::now() + limit;
     while lines(path).len() < n {
         assert!(
@@ -341,7 +341,7 @@ fn a_second_ctrl_c_stops_at_once() {
             let _ = sender.send(line.expect("utf-8 stderr"));
         }
     });
-    let limit = crate::common::progress_limit(60);
+    let limit = crate::common::progress_limit(600);
     let mut seen = Vec::new();
     let mut wait_for = |start: &str| {
         let deadline = Instant::now() + limit;

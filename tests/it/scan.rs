@@ -246,7 +246,7 @@ fn resume_after_a_real_kill_gives_the_uninterrupted_output() {
     // still to come (one thread, a second or more each), so the kill lands
     // mid-scan, which the checkpoint shows afterwards.
     let done = dir.path().join("out.txt.done");
-    let limit = crate::common::progress_limit(300);
+    let limit = crate::common::progress_limit(600);
     let deadline = Instant::now() + limit;
     while finished_entries(&done).is_empty() {
         assert!(

@@ -231,7 +231,7 @@ fn a_paused_run_records_cpu_time_not_the_pause() {
             }
         }
     });
-    rx.recv_timeout(std::time::Duration::from_secs(300))
+    rx.recv_timeout(crate::common::progress_limit(600))
         .expect("the search started");
     let pid = child.id().to_string();
     let signal = |name: &str| {

@@ -19,7 +19,10 @@ use s17::solver::count_solutions;
 use s17::tables::BandTables;
 
 /// How long a test waits for a child `s17` to make progress (record a
-/// grid or an entry) before it fails: `secs` for the release build the
+/// grid or an entry) before it fails. A safety net only: every wait is on
+/// a condition (a file's lines, a caught signal, a line of output), and
+/// the bound, far beyond what a loaded machine needs, turns a hang into a
+/// failure. `secs` for the release build the
 /// suite runs on (`cargo test --release`), twenty times as long for a
 /// debug build, whose search is 20 to 50 times slower, so that the debug
 /// assertions can be run end to end (`cargo test`) without a false alarm.

@@ -14,7 +14,7 @@ pub fn wait_until_caught(child: &mut Child) {
         std::thread::sleep(Duration::from_secs(2));
         return;
     }
-    let limit = super::progress_limit(120);
+    let limit = super::progress_limit(600);
     let deadline = Instant::now() + limit;
     let status = format!("/proc/{}/status", child.id());
     loop {
