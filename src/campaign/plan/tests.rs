@@ -1,0 +1,225 @@
+//! Tests of the campaign plan: cover, cuts, per-entry costs and re-plans.
+
+use super::*;
+
+fn spec(list: &str) -> Result<PlanSpec, CampaignError> {
+    PlanSpec::parse(list, &CostTable::committed())
+}
+
+#[test]
+fn lists_parse_into_ordered_pieces() {
+    let costs = CostTable::committed();
+    let n = |k: usize| costs.slices[k].entries;
+    assert_eq!(
+        spec("30, 28").unwrap().pieces,
+        vec![(28, 0..n(28)), (30, 0..n(30))]
+    );
+    assert_eq!(
+        spec("331:1683700..1684300,2..4").unwrap().pieces,
+        vec![(2, 0..n(2)), (3, 0..n(3)), (331, 1683700..1684300)]
+    );
+    assert_eq!(spec("all").unwrap().pieces.len(), SLICES);
+    assert_eq!(spec("414..").unwrap().pieces.len(), 2);
+    assert_eq!(spec("28:70..").unwrap().pieces, vec![(28, 70..n(28))]);
+    assert_eq!(
+        spec("28:0..5,28:5..9").unwrap().pieces,
+        vec![(28, 0..5), (28, 5..9)]
+    );
+}
+
+#[test]
+fn bad_lists_are_refused_with_the_item() {
+    let cases = [
+        ("", "empty"),
+        ("28,,30", "an empty item"),
+        ("416", "slices are 0 to 415"),
+        ("x", "is not a slice number"),
+        ("0..417", "slices are 0 to 415"),
+        ("5..5", "is empty"),
+        ("28:10..5", "is empty"),
+        ("28:0..81", "slice 28 has 80 entries"),
+        ("28:a..5", "is not a number"),
+        ("28:5", "expected A..B"),
+        ("28,28:3..4", "overlap"),
+        ("27..30,29", "overlap"),
+    ];
+    for (list, why) in cases {
+        let err = spec(list).unwrap_err().to_string();
+        assert!(
+            err.starts_with("--slices: ") && err.contains(why),
+            "{list:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn bad_unit_hours_are_refused() {
+    let s = spec("28").unwrap();
+    let costs = CostTable::committed();
+    for h in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let err = Plan::new(&s, h, &costs).unwrap_err().to_string();
+        assert!(err.starts_with("--unit-hours: "), "{err}");
+    }
+    let err = Plan::new(&spec("all").unwrap(), 1e-6, &costs)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("more than 1000000"), "{err}");
+}
+
+#[test]
+fn unit_counts_keep_units_within_twice_the_target() {
+    // Every entry count, cost per entry and target of these lists
+    // together.
+    let costs = [0.01, 0.7, 0.9, 1.0, 5.0];
+    let targets = [1.0, 3.0, 100.0];
+    for n in [1, 3, 5, 7, 10, 100, 1000] {
+        for (c, t) in costs.iter().flat_map(|&c| targets.map(|t| (c, t))) {
+            let m = unit_count(n, c, t);
+            assert!((1..=n).contains(&m));
+            assert!(
+                m == n || n.div_ceil(m) as f64 * c <= 2.0 * t,
+                "{n} {c} {t}: {m}"
+            );
+        }
+    }
+}
+
+#[test]
+fn units_tsv_reads_back() {
+    let costs = CostTable::committed();
+    let plan = Plan::new(&spec("28,331:1683700..1684300").unwrap(), 0.002, &costs).unwrap();
+    let back = Plan::parse(&plan.to_tsv(), Path::new("units.tsv")).unwrap();
+    assert_eq!(back.header, plan.header);
+    assert_eq!(back.units.len(), plan.units.len());
+    for (a, b) in back.units.iter().zip(&plan.units) {
+        assert_eq!((a.number, a.k, &a.entries), (b.number, b.k, &b.entries));
+        assert!((a.est_seconds - b.est_seconds).abs() < 0.06);
+    }
+    assert_eq!(back.goal, Goal::default());
+    let goal = Goal {
+        clues: 18,
+        first: true,
+        non_minimal: false,
+    };
+    let plan18 = Plan::for_goal(&spec("28").unwrap(), 1.0, &costs, goal).unwrap();
+    assert!(
+        plan18.header.contains(" clues=18 first costs="),
+        "{}",
+        plan18.header
+    );
+    let back = Plan::parse(&plan18.to_tsv(), Path::new("units.tsv")).unwrap();
+    assert_eq!(back.goal, goal);
+    let err = Plan::parse("# K\n", Path::new("u.tsv"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not a campaign plan"), "{err}");
+}
+
+#[test]
+fn per_entry_cuts_cover_the_run_and_keep_heavy_entries_alone() {
+    let cases: [&[f64]; 5] = [
+        &[1.0; 10],
+        &[0.1, 0.1, 9.0, 0.1, 0.1, 0.1, 3.0, 0.2],
+        &[5.0],
+        &[0.001; 7],
+        &[2.9, 0.2, 2.9, 0.2, 0.2, 6.0, 6.0],
+    ];
+    for costs in cases {
+        for target in [0.5, 3.0, 100.0] {
+            let cuts = cut_by_entry(costs, target);
+            let mut at = 0;
+            for r in &cuts {
+                assert_eq!(r.start, at, "{costs:?} {target}");
+                assert!(r.end > r.start);
+                let sum: f64 = costs[r.start as usize..r.end as usize].iter().sum();
+                assert!(
+                    r.end - r.start == 1 || sum <= 1.5 * target,
+                    "{costs:?} {target}: {r:?}"
+                );
+                at = r.end;
+            }
+            assert_eq!(at, costs.len() as u64);
+            // An entry above the target is a unit of its own.
+            for (i, &c) in costs.iter().enumerate() {
+                if c > target {
+                    assert!(
+                        cuts.contains(&(i as u64..i as u64 + 1)),
+                        "{costs:?} {target}: {i}"
+                    );
+                }
+            }
+        }
+    }
+    // Light entries share: ten of 1 s at 3 s a unit make units of 3.
+    assert_eq!(cut_by_entry(&[1.0; 10], 3.0).len(), 4);
+}
+
+#[test]
+fn per_entry_costs_share_each_slices_cost_by_bands3() {
+    let pieces = vec![(3, 0..4), (3, 10..12), (5, 0..3)];
+    let bands3 = vec![vec![2, 0, 4, 6], vec![2, 4], vec![0, 0, 0]];
+    let c = entry_costs(&pieces, &bands3, |k| if k == 3 { 6.0 } else { 1.0 });
+    // Slice 3: mean 3 bands 3, so 2 s a band 3; slice 5 has none.
+    assert_eq!(c[0], vec![4.0, ENTRY_FLOOR_SECONDS, 8.0, 12.0]);
+    assert_eq!(c[1], vec![4.0, 8.0]);
+    assert_eq!(c[2], vec![ENTRY_FLOOR_SECONDS; 3]);
+}
+
+#[test]
+fn per_entry_plans_cover_slice_28_and_keep_its_cost() {
+    let costs = CostTable::committed();
+    let ed = Ed::new();
+    let s = spec("28,30:0..40").unwrap();
+    let bands3 = pieces_bands3(&ed, &s.pieces);
+    // The bands 3 of an entry are its visits, as the search walks them.
+    let ex_entry = |k: usize, n: u64| {
+        let mut e = None;
+        ed.for_each_entry(k, n..n + 1, |x| e = Some(*x));
+        e.unwrap()
+    };
+    for n in [0u64, 17, 79] {
+        let mut visits = 0;
+        ed.entry_visits(28, &ex_entry(28, n), Choices::ALL, |_| visits += 1);
+        assert_eq!(bands3[0][n as usize], visits);
+    }
+    let plan = Plan::per_entry(&s, 0.002, &costs, Goal::default(), &bands3).unwrap();
+    let mut at = vec![(28, 0u64), (30, 0)];
+    for (i, u) in plan.units.iter().enumerate() {
+        assert_eq!(u.number, i);
+        let slot = at.iter_mut().find(|(k, _)| *k == u.k).unwrap();
+        assert_eq!(u.entries.start, slot.1);
+        slot.1 = u.entries.end;
+    }
+    assert_eq!(at, vec![(28, 80), (30, 40)]);
+    // Each slice's planned cost is the table's (no entry at the floor).
+    for (k, n) in [(28, 80), (30, 40)] {
+        let sum: f64 = plan
+            .units
+            .iter()
+            .filter(|u| u.k == k)
+            .map(|u| u.est_seconds)
+            .sum();
+        let want = costs.slices[k].per_entry * n as f64;
+        assert!((sum / want - 1.0).abs() < 0.02, "slice {k}: {sum} {want}");
+    }
+    assert!(
+        plan.header.contains("per entry by its bands 3"),
+        "{}",
+        plan.header
+    );
+    let back = Plan::parse(&plan.to_tsv(), Path::new("units.tsv")).unwrap();
+    assert_eq!(back.units.len(), plan.units.len());
+}
+
+#[test]
+fn one_entry_units_above_the_unit_size_are_searched_in_parts() {
+    let costs = CostTable::committed();
+    // Slice 28: 0.5475 s an entry; units of 0.18 s: one entry each, in
+    // three parts (0.5 s as units.tsv keeps it); units of an hour: whole entries.
+    let tiny = Plan::new(&spec("28:0..3").unwrap(), 0.00005, &costs).unwrap();
+    let back = Plan::parse(&tiny.to_tsv(), Path::new("units.tsv")).unwrap();
+    assert_eq!(back.units.len(), 3);
+    assert!(back.units.iter().all(|u| back.parts(u) == 3));
+    let big = Plan::new(&spec("28").unwrap(), 1.0, &costs).unwrap();
+    assert!(big.units.iter().all(|u| big.parts(u) == 1));
+}
