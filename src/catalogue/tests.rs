@@ -129,7 +129,9 @@ fn number_and_grid_are_inverse_over_the_committed_tables() {
 
 #[test]
 fn a_stream_gives_consecutive_grids() {
-    let catalogue = committed();
+    // Every band's table is committed (nothing lies past the last number):
+    // a catalogue of the first two, so the stream runs past its tables.
+    let catalogue = &first_bands(2, "stream");
     let last = catalogue.numbered();
     let first = last - 150;
     let mut expected = first;
@@ -155,13 +157,7 @@ fn a_stream_gives_consecutive_grids() {
 #[test]
 fn numbers_without_tables_are_refused_naming_the_command() {
     // Every band's table is committed: a catalogue of the first two only.
-    let dir = std::env::temp_dir().join(format!("s17-catalogue-two-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    for band in 0..2 {
-        let name = BandTable::file_name(band);
-        std::fs::copy(committed_dir().join(&name), dir.join(&name)).unwrap();
-    }
-    let catalogue = &Catalogue::open(std::slice::from_ref(&dir)).unwrap();
+    let catalogue = &first_bands(2, "refused");
     assert_eq!(catalogue.bands_numbered(), 2);
     let beyond = catalogue.numbered() + 1;
     let err = catalogue.grid(beyond).unwrap_err().to_string();
@@ -191,7 +187,18 @@ fn numbers_without_tables_are_refused_naming_the_command() {
         }
     }
     assert!(refused > 0);
-    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A catalogue of the committed tables of the first `n` bands only (in a
+/// temporary directory named by `tag`).
+fn first_bands(n: usize, tag: &str) -> Catalogue {
+    let dir = std::env::temp_dir().join(format!("s17-catalogue-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for band in 0..n {
+        let name = BandTable::file_name(band);
+        std::fs::copy(committed_dir().join(&name), dir.join(&name)).unwrap();
+    }
+    Catalogue::open(std::slice::from_ref(&dir)).unwrap()
 }
 
 #[test]
