@@ -68,6 +68,8 @@ const COMMAND_NAMES: &[&str] = &[
     "report",
     "number",
     "grid",
+    "has",
+    "bitmap",
     "build",
     "verify",
     "stats",
