@@ -18,7 +18,7 @@ use s17::grid::{Grid, Puzzle};
 
 use crate::common::SLICE331_17;
 use crate::common::bin::s17;
-use crate::common::bin::{temp, text};
+use crate::common::bin::{stdout_of_success, temp, text};
 use crate::common::fixture;
 
 const LIST: &str = "210:173190..173195,331:853700..853705,331:1683765..1683775";
@@ -156,8 +156,14 @@ fn a_first_campaign_merges_into_flags_that_agree_with_the_one_grid_search() {
         covered_grids.extend(covered.iter().map(|g| minlex_grid(g).0));
         // The printed flags: a 17 of the printed grid, one per record.
         let out = run(&["campaign", "flags", path.to_str().unwrap()]);
-        let lines: Vec<String> = ok(out).lines().map(String::from).collect();
+        let lines: Vec<String> = stdout_of_success(&out).lines().map(String::from).collect();
         assert_eq!(lines.len() as u64, h.flagged, "slice {k}");
+        let noun = if h.flagged == 1 { "grid" } else { "grids" };
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains(&format!("flags: {} flagged {noun}", h.flagged)),
+            "slice {k}: the count on stderr"
+        );
         for line in &lines {
             let (grid, puzzle) = line.split_once('\t').unwrap();
             let (grid, puzzle) = (Grid::parse(grid).unwrap(), Puzzle::parse(puzzle).unwrap());
