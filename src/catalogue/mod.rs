@@ -217,26 +217,17 @@ impl Catalogue {
         }
     }
 
-    /// The catalogue number of a grid in minlex form (not checked).
+    /// The catalogue number of a grid in minlex form (not checked): its
+    /// rank in its prefix by [`Walker::rank_in_prefix`] (at most about half
+    /// the prefix walked).
     pub fn number_of_minlex(&self, form: &[u8; 81]) -> Result<u64, CatalogueError> {
         let (band, prefix) = self.locate_minlex(form)?;
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let row4 = table.rows4[prefix];
-        let inconsistent = || self.inconsistent(band);
-        let mut smaller = 0u64;
-        let mut found = false;
-        self.walker.walk_prefix(band, &row4, &mut |grid| {
-            if grid == form {
-                found = true;
-                return Flow::Stop;
-            }
-            smaller += 1;
-            Flow::Continue
-        });
-        if !found {
-            return Err(inconsistent());
-        }
-        Ok(self.starts[band] + table.before[prefix] + smaller + 1)
+        let rank = self
+            .walker
+            .rank_in_prefix(band, form, table.count(prefix))
+            .ok_or_else(|| self.inconsistent(band))?;
+        Ok(self.starts[band] + table.before[prefix] + rank + 1)
     }
 
     /// The catalogue numbers of many grids in minlex form (not checked), in
@@ -340,14 +331,8 @@ impl Catalogue {
         // (band, prefix, rank in the prefix, index of the number), sorted.
         let mut queries = Vec::with_capacity(numbers.len());
         for (i, &number) in numbers.iter().enumerate() {
-            match self.band_of(number) {
-                Ok(band) => {
-                    let table = &self.tables[band].as_ref().expect("numbered").0;
-                    let offset = number - 1 - self.starts[band];
-                    let prefix = table.before.partition_point(|&b| b <= offset) - 1;
-                    let rank = offset - table.before[prefix];
-                    queries.push((band as u32, prefix as u32, rank, i));
-                }
+            match self.locate_number(number) {
+                Ok((band, prefix, rank)) => queries.push((band as u32, prefix as u32, rank, i)),
                 Err(e) => answers[i] = Some(Err(e)),
             }
         }
@@ -392,20 +377,15 @@ impl Catalogue {
             .collect()
     }
 
-    /// The minlex grid of a catalogue number.
+    /// The minlex grid of a catalogue number (its prefix walked from the
+    /// nearer end, [`Walker::nth_in_prefix`]).
     pub fn grid(&self, number: u64) -> Result<Grid, CatalogueError> {
-        let mut out = None;
-        self.stream(number, number, |_, grid| {
-            out = Some(Grid::from_digits_unchecked(*grid));
-            Flow::Stop
-        })?;
-        out.ok_or_else(|| {
-            let band = self.band_of(number).expect("located");
-            CatalogueError::Inconsistent {
-                band: band + 1,
-                path: self.tables[band].as_ref().expect("numbered").1.clone(),
-            }
-        })
+        let (band, prefix, rank) = self.locate_number(number)?;
+        let table = &self.tables[band].as_ref().expect("numbered").0;
+        self.walker
+            .nth_in_prefix(band, &table.rows4[prefix], table.count(prefix), rank)
+            .map(Grid::from_digits_unchecked)
+            .ok_or_else(|| self.inconsistent(band))
     }
 
     /// Visits the grids of numbers `first..=last` in order (`visit(number,
@@ -425,11 +405,8 @@ impl Catalogue {
         if last < first {
             return Ok(());
         }
-        let band = self.band_of(first)?;
+        let (band, prefix, mut skip) = self.locate_number(first)?;
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let offset = first - 1 - self.starts[band];
-        let prefix = table.before.partition_point(|&b| b <= offset) - 1;
-        let mut skip = offset - table.before[prefix];
         let mut number = first;
         let mut visit_one = |grid: &[u8; 81]| {
             if skip > 0 {
@@ -468,6 +445,16 @@ impl Catalogue {
             }
         }
         Ok(())
+    }
+
+    /// The first band (0-based), the prefix (its index in the band's table)
+    /// and the rank in the prefix (0-based) of a number's grid.
+    fn locate_number(&self, number: u64) -> Result<(usize, usize, u64), CatalogueError> {
+        let band = self.band_of(number)?;
+        let table = &self.tables[band].as_ref().expect("numbered").0;
+        let offset = number - 1 - self.starts[band];
+        let prefix = table.before.partition_point(|&b| b <= offset) - 1;
+        Ok((band, prefix, offset - table.before[prefix]))
     }
 
     /// The first band (0-based) of a number's grid.
