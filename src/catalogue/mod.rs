@@ -266,6 +266,10 @@ impl Catalogue {
                 let (band, prefix) = (group[0].0 as usize, group[0].1 as usize);
                 let table = &self.tables[band].as_ref().expect("numbered").0;
                 let base = self.starts[band] + table.before[prefix];
+                if let [(_, _, i)] = group {
+                    // One grid: walked from the nearer end.
+                    return vec![(*i, self.number_of_minlex(forms[*i].digits()))];
+                }
                 let mut out = Vec::with_capacity(group.len());
                 let (mut next, mut rank) = (0, 0u64);
                 self.walker
@@ -293,13 +297,7 @@ impl Catalogue {
                 out
             })
             .collect();
-        for (i, answer) in found.into_iter().flatten() {
-            answers[i] = Some(answer);
-        }
-        answers
-            .into_iter()
-            .map(|a| a.expect("every grid answered"))
-            .collect()
+        scatter(answers, found)
     }
 
     /// The catalogue numbers of many grids (any images), in input order:
@@ -344,6 +342,18 @@ impl Catalogue {
             .map(|group| {
                 let (band, prefix) = (group[0].0 as usize, group[0].1 as usize);
                 let table = &self.tables[band].as_ref().expect("numbered").0;
+                if group.iter().all(|q| q.2 == group[0].2) {
+                    // One rank (asked once or more): walked from the nearer end.
+                    let grid = self
+                        .walker
+                        .nth_in_prefix(band, &table.rows4[prefix], table.count(prefix), group[0].2)
+                        .map(Grid::from_digits_unchecked)
+                        .ok_or_else(|| self.inconsistent(band));
+                    return group
+                        .iter()
+                        .map(|q| (q.3, clone_answer(&grid, || self.inconsistent(band))))
+                        .collect();
+                }
                 let mut out = Vec::with_capacity(group.len());
                 let (mut next, mut rank) = (0, 0u64);
                 self.walker
@@ -368,13 +378,7 @@ impl Catalogue {
                 out
             })
             .collect();
-        for (i, answer) in found.into_iter().flatten() {
-            answers[i] = Some(answer);
-        }
-        answers
-            .into_iter()
-            .map(|a| a.expect("every number answered"))
-            .collect()
+        scatter(answers, found)
     }
 
     /// The minlex grid of a catalogue number (its prefix walked from the
@@ -490,6 +494,34 @@ impl Catalogue {
             missing: missing + 1,
             needed: band + 1,
         })
+    }
+}
+
+/// The answers of a batch in input order: those known before the walks
+/// (`answers`, the errors of locating) and those the walks found (`found`,
+/// by index).
+fn scatter<T>(
+    mut answers: Vec<Option<Result<T, CatalogueError>>>,
+    found: Vec<Vec<(usize, Result<T, CatalogueError>)>>,
+) -> Vec<Result<T, CatalogueError>> {
+    for (i, answer) in found.into_iter().flatten() {
+        answers[i] = Some(answer);
+    }
+    answers
+        .into_iter()
+        .map(|a| a.expect("every query answered"))
+        .collect()
+}
+
+/// A copy of an answer (an error is made again by `error`: errors do not
+/// clone).
+fn clone_answer<T: Clone>(
+    answer: &Result<T, CatalogueError>,
+    error: impl FnOnce() -> CatalogueError,
+) -> Result<T, CatalogueError> {
+    match answer {
+        Ok(t) => Ok(t.clone()),
+        Err(_) => Err(error()),
     }
 }
 
