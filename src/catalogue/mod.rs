@@ -217,26 +217,17 @@ impl Catalogue {
         }
     }
 
-    /// The catalogue number of a grid in minlex form (not checked).
+    /// The catalogue number of a grid in minlex form (not checked): its
+    /// rank in its prefix by [`Walker::rank_in_prefix`] (at most about half
+    /// the prefix walked).
     pub fn number_of_minlex(&self, form: &[u8; 81]) -> Result<u64, CatalogueError> {
         let (band, prefix) = self.locate_minlex(form)?;
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let row4 = table.rows4[prefix];
-        let inconsistent = || self.inconsistent(band);
-        let mut smaller = 0u64;
-        let mut found = false;
-        self.walker.walk_prefix(band, &row4, &mut |grid| {
-            if grid == form {
-                found = true;
-                return Flow::Stop;
-            }
-            smaller += 1;
-            Flow::Continue
-        });
-        if !found {
-            return Err(inconsistent());
-        }
-        Ok(self.starts[band] + table.before[prefix] + smaller + 1)
+        let rank = self
+            .walker
+            .rank_in_prefix(band, form, table.count(prefix))
+            .ok_or_else(|| self.inconsistent(band))?;
+        Ok(self.starts[band] + table.before[prefix] + rank + 1)
     }
 
     /// The catalogue numbers of many grids in minlex form (not checked), in
@@ -275,6 +266,10 @@ impl Catalogue {
                 let (band, prefix) = (group[0].0 as usize, group[0].1 as usize);
                 let table = &self.tables[band].as_ref().expect("numbered").0;
                 let base = self.starts[band] + table.before[prefix];
+                if let [(_, _, i)] = group {
+                    // One grid: walked from the nearer end.
+                    return vec![(*i, self.number_of_minlex(forms[*i].digits()))];
+                }
                 let mut out = Vec::with_capacity(group.len());
                 let (mut next, mut rank) = (0, 0u64);
                 self.walker
@@ -302,13 +297,7 @@ impl Catalogue {
                 out
             })
             .collect();
-        for (i, answer) in found.into_iter().flatten() {
-            answers[i] = Some(answer);
-        }
-        answers
-            .into_iter()
-            .map(|a| a.expect("every grid answered"))
-            .collect()
+        scatter(answers, found)
     }
 
     /// The catalogue numbers of many grids (any images), in input order:
@@ -340,14 +329,8 @@ impl Catalogue {
         // (band, prefix, rank in the prefix, index of the number), sorted.
         let mut queries = Vec::with_capacity(numbers.len());
         for (i, &number) in numbers.iter().enumerate() {
-            match self.band_of(number) {
-                Ok(band) => {
-                    let table = &self.tables[band].as_ref().expect("numbered").0;
-                    let offset = number - 1 - self.starts[band];
-                    let prefix = table.before.partition_point(|&b| b <= offset) - 1;
-                    let rank = offset - table.before[prefix];
-                    queries.push((band as u32, prefix as u32, rank, i));
-                }
+            match self.locate_number(number) {
+                Ok((band, prefix, rank)) => queries.push((band as u32, prefix as u32, rank, i)),
                 Err(e) => answers[i] = Some(Err(e)),
             }
         }
@@ -359,6 +342,18 @@ impl Catalogue {
             .map(|group| {
                 let (band, prefix) = (group[0].0 as usize, group[0].1 as usize);
                 let table = &self.tables[band].as_ref().expect("numbered").0;
+                if group.iter().all(|q| q.2 == group[0].2) {
+                    // One rank (asked once or more): walked from the nearer end.
+                    let grid = self
+                        .walker
+                        .nth_in_prefix(band, &table.rows4[prefix], table.count(prefix), group[0].2)
+                        .map(Grid::from_digits_unchecked)
+                        .ok_or_else(|| self.inconsistent(band));
+                    return group
+                        .iter()
+                        .map(|q| (q.3, clone_answer(&grid, || self.inconsistent(band))))
+                        .collect();
+                }
                 let mut out = Vec::with_capacity(group.len());
                 let (mut next, mut rank) = (0, 0u64);
                 self.walker
@@ -383,29 +378,18 @@ impl Catalogue {
                 out
             })
             .collect();
-        for (i, answer) in found.into_iter().flatten() {
-            answers[i] = Some(answer);
-        }
-        answers
-            .into_iter()
-            .map(|a| a.expect("every number answered"))
-            .collect()
+        scatter(answers, found)
     }
 
-    /// The minlex grid of a catalogue number.
+    /// The minlex grid of a catalogue number (its prefix walked from the
+    /// nearer end, [`Walker::nth_in_prefix`]).
     pub fn grid(&self, number: u64) -> Result<Grid, CatalogueError> {
-        let mut out = None;
-        self.stream(number, number, |_, grid| {
-            out = Some(Grid::from_digits_unchecked(*grid));
-            Flow::Stop
-        })?;
-        out.ok_or_else(|| {
-            let band = self.band_of(number).expect("located");
-            CatalogueError::Inconsistent {
-                band: band + 1,
-                path: self.tables[band].as_ref().expect("numbered").1.clone(),
-            }
-        })
+        let (band, prefix, rank) = self.locate_number(number)?;
+        let table = &self.tables[band].as_ref().expect("numbered").0;
+        self.walker
+            .nth_in_prefix(band, &table.rows4[prefix], table.count(prefix), rank)
+            .map(Grid::from_digits_unchecked)
+            .ok_or_else(|| self.inconsistent(band))
     }
 
     /// Visits the grids of numbers `first..=last` in order (`visit(number,
@@ -425,11 +409,8 @@ impl Catalogue {
         if last < first {
             return Ok(());
         }
-        let band = self.band_of(first)?;
+        let (band, prefix, mut skip) = self.locate_number(first)?;
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let offset = first - 1 - self.starts[band];
-        let prefix = table.before.partition_point(|&b| b <= offset) - 1;
-        let mut skip = offset - table.before[prefix];
         let mut number = first;
         let mut visit_one = |grid: &[u8; 81]| {
             if skip > 0 {
@@ -470,6 +451,16 @@ impl Catalogue {
         Ok(())
     }
 
+    /// The first band (0-based), the prefix (its index in the band's table)
+    /// and the rank in the prefix (0-based) of a number's grid.
+    fn locate_number(&self, number: u64) -> Result<(usize, usize, u64), CatalogueError> {
+        let band = self.band_of(number)?;
+        let table = &self.tables[band].as_ref().expect("numbered").0;
+        let offset = number - 1 - self.starts[band];
+        let prefix = table.before.partition_point(|&b| b <= offset) - 1;
+        Ok((band, prefix, offset - table.before[prefix]))
+    }
+
     /// The first band (0-based) of a number's grid.
     fn band_of(&self, number: u64) -> Result<usize, CatalogueError> {
         if !(1..=ED_GRIDS).contains(&number) {
@@ -503,6 +494,34 @@ impl Catalogue {
             missing: missing + 1,
             needed: band + 1,
         })
+    }
+}
+
+/// The answers of a batch in input order: those known before the walks
+/// (`answers`, the errors of locating) and those the walks found (`found`,
+/// by index).
+fn scatter<T>(
+    mut answers: Vec<Option<Result<T, CatalogueError>>>,
+    found: Vec<Vec<(usize, Result<T, CatalogueError>)>>,
+) -> Vec<Result<T, CatalogueError>> {
+    for (i, answer) in found.into_iter().flatten() {
+        answers[i] = Some(answer);
+    }
+    answers
+        .into_iter()
+        .map(|a| a.expect("every query answered"))
+        .collect()
+}
+
+/// A copy of an answer (an error is made again by `error`: errors do not
+/// clone).
+fn clone_answer<T: Clone>(
+    answer: &Result<T, CatalogueError>,
+    error: impl FnOnce() -> CatalogueError,
+) -> Result<T, CatalogueError> {
+    match answer {
+        Ok(t) => Ok(t.clone()),
+        Err(_) => Err(error()),
     }
 }
 

@@ -191,6 +191,107 @@ impl Walker {
         row4: &[u8; 9],
         visit: &mut impl FnMut(&[u8; 81]) -> Flow,
     ) -> Flow {
+        for band2 in &self.band2s(b, row4) {
+            if self.walk_band2(b, row4, band2, false, visit) == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// [`Self::walk_prefix`] in decreasing order.
+    pub fn walk_prefix_rev(
+        &self,
+        b: usize,
+        row4: &[u8; 9],
+        visit: &mut impl FnMut(&[u8; 81]) -> Flow,
+    ) -> Flow {
+        for band2 in self.band2s(b, row4).iter().rev() {
+            if self.walk_band2(b, row4, band2, true, visit) == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// The grid of rank `rank` (0-based, below `count`, the prefix's
+    /// number of grids) in the prefix `(b, row4)`: walked from the nearer
+    /// end, so at most half the prefix.
+    pub fn nth_in_prefix(
+        &self,
+        b: usize,
+        row4: &[u8; 9],
+        count: u64,
+        rank: u64,
+    ) -> Option<[u8; 81]> {
+        let (mut skip, reverse) = if rank < count / 2 {
+            (rank, false)
+        } else {
+            (count.checked_sub(rank + 1)?, true)
+        };
+        let mut out = None;
+        let mut visit = |grid: &[u8; 81]| {
+            if skip > 0 {
+                skip -= 1;
+                return Flow::Continue;
+            }
+            out = Some(*grid);
+            Flow::Stop
+        };
+        if reverse {
+            self.walk_prefix_rev(b, row4, &mut visit);
+        } else {
+            self.walk_prefix(b, row4, &mut visit);
+        }
+        out
+    }
+
+    /// The rank (0-based) of the minlex grid `form` in its prefix (rows 1-4
+    /// catalogue band `b` and row 4, the prefix holding `count` grids), or
+    /// `None` when the walk does not visit it. Only the band-3 completions
+    /// on the nearer side of `form`'s rows 5-6 (in the prefix's list of
+    /// band 2s) are walked: grids before it counted forward, or grids after
+    /// it counted backward and taken from `count`.
+    pub fn rank_in_prefix(&self, b: usize, form: &[u8; 81], count: u64) -> Option<u64> {
+        let row4: &[u8; 9] = form[27..36].try_into().expect("9 digits");
+        let band2s = self.band2s(b, row4);
+        let p = band2s
+            .binary_search_by(|band2| band2.rows[..].cmp(&form[36..54]))
+            .ok()?;
+        let reverse = p >= band2s.len() / 2;
+        let (mut other, mut found) = (0u64, false);
+        let mut tally = |grid: &[u8; 81]| {
+            if grid == form {
+                found = true;
+                return Flow::Stop;
+            }
+            other += 1;
+            Flow::Continue
+        };
+        let rest = if reverse {
+            &band2s[p + 1..]
+        } else {
+            &band2s[..p]
+        };
+        for band2 in rest {
+            self.walk_band2(b, row4, band2, false, &mut tally);
+        }
+        self.walk_band2(b, row4, &band2s[p], reverse, &mut tally);
+        if !found {
+            return None;
+        }
+        if reverse {
+            count.checked_sub(other + 1)
+        } else {
+            Some(other)
+        }
+    }
+
+    /// Every band 2 (rows 5-6 under rows 1-4) of the prefix `(b, row4)`
+    /// that passes the tests a band 2 alone allows (its class not below
+    /// `b`; rows 5 and 6 not moved below row 4 by an automorphism of band
+    /// `b`), in increasing order.
+    pub fn band2s(&self, b: usize, row4: &[u8; 9]) -> Vec<Band2> {
         let mut grid = [0u8; 81];
         grid[..27].copy_from_slice(self.catalogue.band(b));
         grid[27..36].copy_from_slice(row4);
@@ -209,8 +310,60 @@ impl Walker {
             columns,
             boxes,
             rows: [0; 2],
+            out: Vec::new(),
         };
-        fill.cell(36, visit)
+        fill.cell(36);
+        fill.out
+    }
+
+    /// The minlex grids of one band 2 of a prefix (one of
+    /// [`Self::band2s`]), in increasing order (decreasing if `reverse`),
+    /// until `visit` says stop.
+    pub fn walk_band2(
+        &self,
+        b: usize,
+        row4: &[u8; 9],
+        band2: &Band2,
+        reverse: bool,
+        visit: &mut impl FnMut(&[u8; 81]) -> Flow,
+    ) -> Flow {
+        let mut grid = [0u8; 81];
+        grid[..27].copy_from_slice(self.catalogue.band(b));
+        grid[27..36].copy_from_slice(row4);
+        grid[36..54].copy_from_slice(&band2.rows);
+        let mut bands12 = [0u8; 54];
+        bands12.copy_from_slice(&grid[..54]);
+        let mut stacks = StackClasses::new();
+        let class2 = band2.class as usize;
+        if reverse {
+            // A band 2 has a few dozen completions at most: kept, then
+            // visited backward.
+            let mut kept: Vec<Band> = Vec::new();
+            for_each_band3(&bands12, |band3| {
+                grid[54..].copy_from_slice(band3);
+                if self.accepts(b, class2, &grid, &mut stacks) {
+                    kept.push(*band3);
+                }
+            });
+            for band3 in kept.iter().rev() {
+                grid[54..].copy_from_slice(band3);
+                if visit(&grid) == Flow::Stop {
+                    return Flow::Stop;
+                }
+            }
+            return Flow::Continue;
+        }
+        let mut flow = Flow::Continue;
+        for_each_band3(&bands12, |band3| {
+            if flow == Flow::Stop {
+                return;
+            }
+            grid[54..].copy_from_slice(band3);
+            if self.accepts(b, class2, &grid, &mut stacks) {
+                flow = visit(&grid);
+            }
+        });
+        flow
     }
 
     /// Every minlex grid with first band `b`, in increasing order.
@@ -219,37 +372,33 @@ impl Walker {
     }
 
     /// Whether a complete candidate (bands 1, 2 of class `b` and `>= b`
-    /// already checked, band 2 of class `class2`) is minlex.
-    fn accepts(&self, b: usize, class2: usize, grid: &[u8; 81]) -> bool {
+    /// already checked, band 2 of class `class2`) is minlex. `stacks`
+    /// caches the classes of the stacks of the candidates of one band 2.
+    fn accepts(&self, b: usize, class2: usize, grid: &[u8; 81], stacks: &mut StackClasses) -> bool {
+        // The bands (rows) and stacks (columns, transposed) other than
+        // band 1 with class b: each gives more images with rows 1-3 = B.
+        // The stacks first: their classes are cached, band 3's is not.
+        let mut ties = [(false, 0usize); 5];
+        let mut n_ties = 0;
+        for s in 0..3 {
+            let class = stacks.class(&self.index, grid, s);
+            if class < b {
+                return false;
+            }
+            if class == b {
+                ties[n_ties] = (true, s);
+                n_ties += 1;
+            }
+        }
         let mut band3 = [0u8; 27];
         band3.copy_from_slice(&grid[54..]);
         let class3 = self.index.class_of(&band3);
         if class3 < b {
             return false;
         }
-        // The bands (rows) and stacks (columns, transposed) other than
-        // band 1 with class b: each gives more images with rows 1-3 = B.
-        let mut ties = [(false, 0usize); 5];
-        let mut n_ties = 0;
         for (k, class) in [(1, class2), (2, class3)] {
             if class == b {
                 ties[n_ties] = (false, k);
-                n_ties += 1;
-            }
-        }
-        for s in 0..3 {
-            let mut stack = [0u8; 27];
-            for j in 0..3 {
-                for r in 0..9 {
-                    stack[9 * j + r] = grid[9 * r + 3 * s + j];
-                }
-            }
-            let class = self.index.class_of(&stack);
-            if class < b {
-                return false;
-            }
-            if class == b {
-                ties[n_ties] = (true, s);
                 n_ties += 1;
             }
         }
@@ -322,7 +471,62 @@ fn row4_fill(
     Flow::Continue
 }
 
-/// Rows 5 and 6 under rows 1-4, cell by cell, in increasing order.
+/// A band 2 of a prefix that passed the band-2 tests: rows 5 and 6 and
+/// the band's class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Band2 {
+    /// Rows 5 and 6.
+    pub rows: [u8; 18],
+    /// Catalogue index of band 2 (rows 4-6).
+    pub class: u16,
+}
+
+/// The classes of the three stacks of the candidates of one band 2: rows
+/// 1-6 are fixed, so each column's three digits in rows 7-9 are a fixed
+/// set and a stack is fixed by the order of its three columns' digits
+/// there (6 × 6 × 6 cases). Each class is computed once, when first met.
+struct StackClasses {
+    /// Per stack and case, the class + 1 (0: not yet computed).
+    classes: [[u16; 216]; 3],
+}
+
+impl StackClasses {
+    fn new() -> StackClasses {
+        StackClasses {
+            classes: [[0; 216]; 3],
+        }
+    }
+
+    /// The class of stack `s` of a complete candidate.
+    #[inline]
+    fn class(&mut self, index: &BandIndex, grid: &[u8; 81], s: usize) -> usize {
+        let mut case = 0;
+        for j in 0..3 {
+            let c = 3 * s + j;
+            case = case * 6 + order3(grid[54 + c], grid[63 + c], grid[72 + c]);
+        }
+        let slot = &mut self.classes[s][case];
+        if *slot == 0 {
+            let mut stack = [0u8; 27];
+            for j in 0..3 {
+                for r in 0..9 {
+                    stack[9 * j + r] = grid[9 * r + 3 * s + j];
+                }
+            }
+            *slot = index.class_of(&stack) as u16 + 1;
+        }
+        *slot as usize - 1
+    }
+}
+
+/// The order (0..6) of three distinct digits.
+#[inline]
+fn order3(a: u8, b: u8, c: u8) -> usize {
+    2 * ((b < a) as usize + (c < a) as usize) + (c < b) as usize
+}
+
+/// Rows 5 and 6 under rows 1-4, cell by cell, in increasing order: the
+/// band 2s that pass the band-2 tests.
 struct Rows56<'a> {
     walker: &'a Walker,
     b: usize,
@@ -331,12 +535,13 @@ struct Rows56<'a> {
     boxes: [u16; 3],
     /// Digits placed in rows 5 and 6.
     rows: [u16; 2],
+    out: Vec<Band2>,
 }
 
 impl Rows56<'_> {
-    fn cell(&mut self, cell: usize, visit: &mut impl FnMut(&[u8; 81]) -> Flow) -> Flow {
+    fn cell(&mut self, cell: usize) {
         if cell == 54 {
-            return self.band3(visit);
+            return self.band2();
         }
         let (r, col) = ((cell - 36) / 9, cell % 9);
         let mut free = 0x3fe & !(self.rows[r] | self.boxes[col / 3] | self.columns[col]);
@@ -352,45 +557,34 @@ impl Rows56<'_> {
             self.rows[r] |= bit;
             self.boxes[col / 3] |= bit;
             self.columns[col] |= bit;
-            let flow = self.cell(cell + 1, visit);
+            self.cell(cell + 1);
             self.rows[r] ^= bit;
             self.boxes[col / 3] ^= bit;
             self.columns[col] ^= bit;
-            if flow == Flow::Stop {
-                return Flow::Stop;
-            }
         }
-        Flow::Continue
     }
 
-    /// Band 2 is complete: its class, then every band 3.
-    fn band3(&mut self, visit: &mut impl FnMut(&[u8; 81]) -> Flow) -> Flow {
+    /// Band 2 is complete: kept when its class is not below `b` and no
+    /// automorphism of band 1 moves row 5 or 6 below row 4.
+    fn band2(&mut self) {
         let mut band2 = [0u8; 27];
         band2.copy_from_slice(&self.grid[27..54]);
         let class2 = self.walker.index.class_of(&band2);
         if class2 < self.b {
-            return Flow::Continue;
+            return;
         }
         let row4: &[u8; 9] = self.grid[27..36].try_into().expect("9 digits");
         for r in 4..6 {
             let row: &[u8; 9] = self.grid[9 * r..9 * r + 9].try_into().expect("9 digits");
             if self.walker.beaten(self.b, row, row4) {
-                return Flow::Continue;
-            }
-        }
-        let mut bands12 = [0u8; 54];
-        bands12.copy_from_slice(&self.grid[..54]);
-        let mut grid = self.grid;
-        let mut flow = Flow::Continue;
-        for_each_band3(&bands12, |band3| {
-            if flow == Flow::Stop {
                 return;
             }
-            grid[54..].copy_from_slice(band3);
-            if self.walker.accepts(self.b, class2, &grid) {
-                flow = visit(&grid);
-            }
+        }
+        let mut rows = [0u8; 18];
+        rows.copy_from_slice(&self.grid[36..54]);
+        self.out.push(Band2 {
+            rows,
+            class: class2 as u16,
         });
-        flow
     }
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 
 use crate::band::BANDS;
-use crate::catalogue::bitmap::{Answer, Bitmap, BitmapError, LookupError};
+use crate::catalogue::bitmap::{Answer, Bitmap, BitmapError};
 use crate::catalogue::{BandTable, Catalogue, ED_GRIDS, Flow, Walker};
 use crate::grid::Grid;
 
@@ -181,14 +181,74 @@ fn number(input: Option<PathBuf>, batch: &Batch, tables: &TablesDir, quiet: bool
     let mut source = LineSource::open(input.as_deref())?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let start = Instant::now();
-    let (mut grids, mut malformed, mut unnumbered) = (0u64, 0u64, 0u64);
-    // One batch: the lines (number, grid or why not) and their grids.
+    let tally = number_lines(
+        "number",
+        &mut source,
+        batch.batch,
+        &catalogue,
+        &mut out,
+        |out, line_number, n| Ok(writeln!(out, "{line_number}\t{n}")?),
+    )?;
+    out.flush()?;
+    if !quiet {
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "s17 catalogue number: {} numbered in {secs:.3} s",
+            counted(tally.grids, "grid")
+        );
+    }
+    tally.outcome(&source.name)
+}
+
+/// What [`number_lines`] met.
+struct Tally {
+    grids: u64,
+    malformed: u64,
+    unnumbered: u64,
+}
+
+impl Tally {
+    /// Malformed lines are a usage error (exit 2), as is an input with no
+    /// grid; a grid without a number fails the run (exit 1).
+    fn outcome(&self, name: &str) -> Outcome {
+        if self.malformed > 0 {
+            return Err(Usage(format!(
+                "{name}: {} not a grid",
+                counted(self.malformed, "line")
+            ))
+            .into());
+        }
+        if self.grids == 0 && self.unnumbered == 0 {
+            return Err(super::input::no_items("grid", name));
+        }
+        Ok(self.unnumbered == 0)
+    }
+}
+
+/// Numbers the grids of `source` (one per line, any image), `batch` lines
+/// at a time, and hands each line numbered to `emit(out, line, number)`,
+/// in input order; a line that is not a grid, or a grid without a number,
+/// is reported on stderr (`s17 catalogue COMMAND: NAME: line N: why`).
+fn number_lines<W: Write>(
+    command: &str,
+    source: &mut LineSource,
+    batch: u64,
+    catalogue: &Catalogue,
+    out: &mut W,
+    mut emit: impl FnMut(&mut W, usize, u64) -> anyhow::Result<()>,
+) -> anyhow::Result<Tally> {
+    let mut tally = Tally {
+        grids: 0,
+        malformed: 0,
+        unnumbered: 0,
+    };
+    // One batch: the lines (a grid, or why not) and their grids.
     let mut lines: Vec<(usize, Result<(), String>)> = Vec::new();
     let mut batch_grids: Vec<Grid> = Vec::new();
     loop {
         lines.clear();
         batch_grids.clear();
-        while (lines.len() as u64) < batch.batch {
+        while (lines.len() as u64) < batch {
             let Some((line_number, line)) = source.next_line()? else {
                 break;
             };
@@ -204,58 +264,34 @@ fn number(input: Option<PathBuf>, batch: &Batch, tables: &TablesDir, quiet: bool
             }
         }
         if lines.is_empty() {
-            break;
+            return Ok(tally);
         }
         let mut numbers = catalogue.numbers_each(&batch_grids).into_iter();
         for (line_number, line) in &lines {
-            let number = match line {
-                Ok(()) => numbers.next().expect("one answer a grid"),
+            let failure = match line {
+                Ok(()) => match numbers.next().expect("one answer a grid") {
+                    Ok(n) => {
+                        tally.grids += 1;
+                        emit(out, *line_number, n)?;
+                        continue;
+                    }
+                    Err(e) => {
+                        tally.unnumbered += 1;
+                        e.to_string()
+                    }
+                },
                 Err(e) => {
-                    out.flush()?;
-                    eprintln!(
-                        "s17 catalogue number: {}: line {line_number}: {e}",
-                        source.name
-                    );
-                    malformed += 1;
-                    continue;
+                    tally.malformed += 1;
+                    e.clone()
                 }
             };
-            match number {
-                Ok(n) => {
-                    grids += 1;
-                    writeln!(out, "{line_number}\t{n}")?;
-                }
-                Err(e) => {
-                    out.flush()?;
-                    eprintln!(
-                        "s17 catalogue number: {}: line {line_number}: {e}",
-                        source.name
-                    );
-                    unnumbered += 1;
-                }
-            }
+            out.flush()?;
+            eprintln!(
+                "s17 catalogue {command}: {}: line {line_number}: {failure}",
+                source.name
+            );
         }
     }
-    out.flush()?;
-    if !quiet {
-        let secs = start.elapsed().as_secs_f64();
-        eprintln!(
-            "s17 catalogue number: {} numbered in {secs:.3} s",
-            counted(grids, "grid")
-        );
-    }
-    if malformed > 0 {
-        return Err(Usage(format!(
-            "{}: {} not a grid",
-            source.name,
-            counted(malformed, "line")
-        ))
-        .into());
-    }
-    if grids == 0 && unnumbered == 0 {
-        return Err(super::input::no_items("grid", &source.name));
-    }
-    Ok(unnumbered == 0)
 }
 
 fn has(
@@ -270,44 +306,26 @@ fn has(
     let catalogue = tables.open()?;
     let mut source = LineSource::open(input.as_deref())?;
     let mut out = BufWriter::new(std::io::stdout().lock());
-    let (mut grids, mut yes, mut malformed, mut unnumbered) = (0u64, 0u64, 0u64, 0u64);
-    while let Some((line_number, line)) = source.next_line()? {
-        if is_skippable_bytes(line) {
-            continue;
-        }
-        let failure = match Grid::parse_bytes(line) {
-            Ok(grid) => match bitmap.lookup(&catalogue, &grid) {
-                Ok((number, answer)) => {
-                    grids += 1;
-                    yes += (answer == Answer::Yes) as u64;
-                    writeln!(out, "{line_number}\t{number}\t{}", answer.word())?;
-                    None
-                }
-                Err(LookupError::Bitmap(e)) => return Err(usage(e).into()),
-                Err(LookupError::Catalogue(e)) => {
-                    unnumbered += 1;
-                    Some(e.to_string())
-                }
-            },
-            Err(e) => {
-                malformed += 1;
-                Some(e.to_string())
-            }
-        };
-        if let Some(why) = failure {
-            out.flush()?;
-            eprintln!(
-                "s17 catalogue has: {}: line {line_number}: {why}",
-                source.name
-            );
-        }
-    }
+    let mut yes = 0u64;
+    // One line at a time: each answer is out before the next line is read.
+    let tally = number_lines(
+        "has",
+        &mut source,
+        1,
+        &catalogue,
+        &mut out,
+        |out, line_number, number| {
+            let answer = bitmap.answer(number).map_err(usage)?;
+            yes += (answer == Answer::Yes) as u64;
+            Ok(writeln!(out, "{line_number}\t{number}\t{}", answer.word())?)
+        },
+    )?;
     out.flush()?;
     if !quiet {
         let info = bitmap.info();
         eprintln!(
             "s17 catalogue has: {yes} of {} yes (flag: {}; {} bitmap, {} set)",
-            counted(grids, "grid"),
+            counted(tally.grids, "grid"),
             info.describe(),
             if info.complete {
                 "a complete"
@@ -317,18 +335,7 @@ fn has(
             counted(info.set, "bit")
         );
     }
-    if malformed > 0 {
-        return Err(Usage(format!(
-            "{}: {} not a grid",
-            source.name,
-            counted(malformed, "line")
-        ))
-        .into());
-    }
-    if grids == 0 && unnumbered == 0 {
-        return Err(super::input::no_items("grid", &source.name));
-    }
-    Ok(unnumbered == 0)
+    tally.outcome(&source.name)
 }
 
 /// Writes `NUMBER<TAB>GRID`.
