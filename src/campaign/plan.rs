@@ -236,7 +236,10 @@ fn even_cuts(n: u64, m: u64) -> impl Iterator<Item = Range<u64>> {
 }
 
 mod per_entry;
-pub use per_entry::{ENTRY_FLOOR_SECONDS, cut_by_entry, entry_bands3, entry_costs, pieces_bands3};
+pub use per_entry::{
+    BANDS3_SECONDS_PER_ENTRY, ENTRY_FLOOR_SECONDS, PER_ENTRY_BYTES, cut_by_entry, entry_bands3,
+    entry_costs, pieces_bands3,
+};
 
 /// A campaign's units, and the header naming the plan.
 #[derive(Clone, Debug, PartialEq)]

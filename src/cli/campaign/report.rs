@@ -118,6 +118,11 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     if let Some(svg) = &args.svg {
         draw(svg, &title, &rows).with_context(|| format!("{}", svg.display()))?;
     }
+    // "has a minimal 18 (…)" of one grid, said of many.
+    let what = match what.strip_prefix("has ") {
+        Some(rest) => format!("have {rest}"),
+        None => what,
+    };
     if all_done {
         eprintln!("s17 campaign report: ED grids that {what}: {flagged} of {grids}");
     } else {
