@@ -64,7 +64,7 @@ pub struct FlagMerge {
 }
 
 /// Puzzles placed at once (in parallel) while reading a unit.
-const BATCH: usize = 1 << 14;
+const BATCH: usize = 1 << 12;
 /// Bad puzzles named per unit; the rest are counted.
 const NAMED: usize = 20;
 

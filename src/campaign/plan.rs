@@ -229,8 +229,17 @@ fn unit_count(n: u64, per_entry: f64, target: f64) -> u64 {
     m
 }
 
+/// `n` entries (from 0) cut into `m` runs of nearly equal lengths, in
+/// order: run i ends where run i+1 starts.
+fn even_cuts(n: u64, m: u64) -> impl Iterator<Item = Range<u64>> {
+    (0..m).map(move |i| i * n / m..(i + 1) * n / m)
+}
+
 mod per_entry;
-pub use per_entry::{ENTRY_FLOOR_SECONDS, cut_by_entry, entry_bands3, entry_costs, pieces_bands3};
+pub use per_entry::{
+    BANDS3_SECONDS_PER_ENTRY, ENTRY_FLOOR_SECONDS, PER_ENTRY_BYTES, cut_by_entry, entry_bands3,
+    entry_costs, pieces_bands3,
+};
 
 /// A campaign's units, and the header naming the plan.
 #[derive(Clone, Debug, PartialEq)]
@@ -273,35 +282,16 @@ impl Plan {
         }
         let mut units = Vec::with_capacity(total as usize);
         for ((k, range), &m) in spec.pieces.iter().zip(&counts) {
-            let n = range.end - range.start;
-            for i in 0..m {
-                // Nearly equal lengths, in order: unit i ends where unit i+1 starts.
-                let a = range.start + i * n / m;
-                let b = range.start + (i + 1) * n / m;
+            for r in even_cuts(range.end - range.start, m) {
                 units.push(Unit {
                     number: units.len(),
                     k: *k,
-                    entries: a..b,
-                    est_seconds: costs.seconds(*k, b - a),
+                    entries: range.start + r.start..range.start + r.end,
+                    est_seconds: costs.seconds(*k, r.end - r.start),
                 });
             }
         }
-        let mut plan = Plan {
-            header: String::new(),
-            units,
-            goal,
-        };
-        plan.header = format!(
-            "{MAGIC} slices={} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; {}",
-            spec.list,
-            plan.units.len(),
-            plan.entries(),
-            format_hours(plan.seconds()),
-            goal,
-            costs.source,
-            costs.model,
-        );
-        Ok(plan)
+        Ok(Plan::headed(spec, hours, costs, goal, units, ""))
     }
 
     /// [`Plan::for_goal`] cut by each entry's predicted cost (`plan
@@ -334,13 +324,33 @@ impl Plan {
                 });
             }
         }
+        Ok(Plan::headed(
+            spec,
+            hours,
+            costs,
+            goal,
+            units,
+            "; per entry by its bands 3",
+        ))
+    }
+
+    /// The plan of `units`, its header naming `spec`, the unit size, the
+    /// totals, the goal and the cost model, then `tail`.
+    fn headed(
+        spec: &PlanSpec,
+        hours: f64,
+        costs: &CostTable,
+        goal: Goal,
+        units: Vec<Unit>,
+        tail: &str,
+    ) -> Plan {
         let mut plan = Plan {
             header: String::new(),
             units,
             goal,
         };
         plan.header = format!(
-            "{MAGIC} slices={} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; {}; per entry by its bands 3",
+            "{MAGIC} slices={} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; {}{tail}",
             spec.list,
             plan.units.len(),
             plan.entries(),
@@ -349,7 +359,7 @@ impl Plan {
             costs.source,
             costs.model,
         );
-        Ok(plan)
+        plan
     }
 
     /// The unit size of the plan in seconds (`unit-hours=` of its header).
@@ -702,10 +712,9 @@ pub fn replan_with(
         .cloned()
         .collect();
     for (j, ((k, range), &m)) in pieces.iter().zip(&counts).enumerate() {
-        let n = range.end - range.start;
         let ranges: Vec<Range<u64>> = match &cuts[j] {
             Some(cut) => cut.clone(),
-            None => (0..m).map(|i| i * n / m..(i + 1) * n / m).collect(),
+            None => even_cuts(range.end - range.start, m).collect(),
         };
         for r in ranges {
             let est_seconds = match &predicted {

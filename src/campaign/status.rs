@@ -45,8 +45,8 @@ use crate::grid::{CELLS, Puzzle};
 use crate::output::checkpoint_path;
 use crate::search::{Goal, SearchConfig};
 
-/// Distinct puzzles `status` counts exactly (held in memory); beyond, it
-/// counts lines.
+/// Distinct puzzles `status` counts exactly (held in memory, 24 bytes
+/// each: [`PackedPuzzle`]); beyond, it counts lines.
 pub const DISTINCT_CAP: usize = 1 << 18;
 pub use super::lines::{NAMED_LINES, Problem};
 
@@ -122,18 +122,29 @@ pub struct Status {
     pub units: Vec<UnitStatus>,
     pub problems: Vec<Problem>,
     /// Distinct puzzles per slice, while at most [`DISTINCT_CAP`] in all.
-    distinct: Option<BTreeMap<usize, HashSet<Puzzle>>>,
+    distinct: Option<BTreeMap<usize, HashSet<PackedPuzzle>>>,
 }
 
 impl Status {
-    /// Reads the campaign in `dir`.
+    /// Reads the campaign in `dir`, counting distinct puzzles while they
+    /// are few ([`DISTINCT_CAP`]).
     pub fn read(dir: &Path) -> Result<Status, CampaignError> {
+        Status::read_with(dir, true)
+    }
+
+    /// Reads the campaign in `dir` without counting distinct puzzles
+    /// ([`Status::distinct_exact`] is false): what a merge needs.
+    pub fn read_counts(dir: &Path) -> Result<Status, CampaignError> {
+        Status::read_with(dir, false)
+    }
+
+    fn read_with(dir: &Path, count_distinct: bool) -> Result<Status, CampaignError> {
         let path = units_path(dir);
         let text = fs::read_to_string(&path).map_err(io_error(&path))?;
         let plan = Plan::parse(&text, &path)?;
         let mut problems = Vec::new();
         let mut units = Vec::with_capacity(plan.units.len());
-        let mut distinct = Some(Distinct::default());
+        let mut distinct = count_distinct.then(Distinct::default);
         for unit in &plan.units {
             units.push(read_unit(
                 dir,
@@ -189,7 +200,7 @@ impl Status {
     pub fn puzzles(&self) -> u64 {
         match &self.distinct {
             Some(sets) => {
-                let mut all: HashSet<&Puzzle> = HashSet::new();
+                let mut all: HashSet<&PackedPuzzle> = HashSet::new();
                 sets.values().for_each(|s| all.extend(s.iter()));
                 all.len() as u64
             }
@@ -309,8 +320,40 @@ impl Status {
 /// Distinct puzzles per slice while there are few.
 #[derive(Default)]
 struct Distinct {
-    sets: BTreeMap<usize, HashSet<Puzzle>>,
+    sets: BTreeMap<usize, HashSet<PackedPuzzle>>,
     held: usize,
+}
+
+/// A puzzle of at most 27 clues in 24 bytes, one-to-one: its clue cells
+/// (81 bits) and its clues' digits in cell order (4 bits each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PackedPuzzle([u64; 3]);
+
+impl PackedPuzzle {
+    /// Most clues a packed puzzle holds.
+    pub const MAX_CLUES: usize = 27;
+
+    /// `None` for a puzzle of more than [`PackedPuzzle::MAX_CLUES`] clues.
+    pub fn new(p: &Puzzle) -> Option<PackedPuzzle> {
+        let (mut cells, mut digits, mut n) = (0u128, 0u128, 0usize);
+        for (i, &d) in p.digits().iter().enumerate() {
+            if d != 0 {
+                if n == Self::MAX_CLUES {
+                    return None;
+                }
+                cells |= 1 << i;
+                digits |= (d as u128) << (4 * n);
+                n += 1;
+            }
+        }
+        // 81 + 108 bits: cells in the low 81 bits, digits above.
+        let all = [cells | (digits << 81), digits >> 47];
+        Some(PackedPuzzle([
+            all[0] as u64,
+            (all[0] >> 64) as u64,
+            all[1] as u64,
+        ]))
+    }
 }
 
 /// Reads unit `unit`'s files, streaming its output.
@@ -410,7 +453,6 @@ fn read_unit(
     // The output's lines, one at a time: a count per entry.
     let inside = |e: u64| unit.entries.contains(&e);
     let mut present: HashMap<u64, u64> = HashMap::new();
-    let mut held: Vec<(u64, Puzzle)> = Vec::new();
     if let Some(mut reader) = output {
         let mut bad = BadLines::new(n, &output_path);
         let clues = goal.clues;
@@ -432,17 +474,7 @@ fn read_unit(
                 );
             }
             match check_puzzle(rest, clues) {
-                Ok(p) => {
-                    *present.entry(entry).or_default() += 1;
-                    if let Some(d) = distinct.as_ref() {
-                        if d.held + held.len() < DISTINCT_CAP {
-                            held.push((entry, p));
-                        } else {
-                            *distinct = None;
-                            held = Vec::new();
-                        }
-                    }
-                }
+                Ok(_) => *present.entry(entry).or_default() += 1,
                 Err(why) => {
                     // A line of another clue count still counts for the
                     // checkpoint (as a resume counts it); it is named.
@@ -473,6 +505,7 @@ fn read_unit(
             }
         }
     }
+    drop(present);
     done.sort_unstable();
     status.checkpointed = done.len() as u64;
     for &e in &done {
@@ -481,15 +514,32 @@ fn read_unit(
             _ => status.done.push(e..e + 1),
         }
     }
-    if let Some(d) = distinct.as_mut() {
-        for (entry, p) in held {
-            if done.binary_search(&entry).is_ok() {
-                d.held += d.sets.entry(unit.k).or_default().insert(p) as usize;
-            }
-        }
-    }
     if status.checkpointed == unit.len() {
         status.state = UnitState::Done;
+    }
+    // The distinct puzzles, while few: the output read again, its kept
+    // lines only (so no line is held while the entries are not known).
+    if distinct
+        .as_ref()
+        .is_some_and(|d| d.held as u64 + status.lines > DISTINCT_CAP as u64)
+    {
+        *distinct = None;
+    }
+    if let Some(d) = distinct.as_mut() {
+        let set = d.sets.entry(unit.k).or_default();
+        let mut packable = true;
+        for_each_kept(dir, &status, |_, _, p| {
+            if p.clue_count() != goal.clues {
+                return; // named above
+            }
+            match PackedPuzzle::new(&p) {
+                Some(key) => d.held += set.insert(key) as usize,
+                None => packable = false,
+            }
+        })?;
+        if !packable {
+            *distinct = None;
+        }
     }
     // The cost lines: CPU time of every line, grids of the checkpointed
     // entries (the last line of each).
@@ -577,6 +627,29 @@ pub fn name_units(units: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packed_puzzles_are_equal_exactly_when_the_puzzles_are() {
+        let mut rng = fastrand::Rng::with_seed(52);
+        let mut seen: HashMap<PackedPuzzle, Puzzle> = HashMap::new();
+        for i in 0..20_000 {
+            let mut cells = [0u8; CELLS];
+            // Few cells and digits, so that equal puzzles come up too.
+            let most = if i % 2 == 0 {
+                3
+            } else {
+                PackedPuzzle::MAX_CLUES
+            };
+            for _ in 0..rng.usize(0..=most) {
+                cells[rng.usize(..CELLS)] = rng.u8(1..=9);
+            }
+            let p = Puzzle::from_digits(cells);
+            let key = PackedPuzzle::new(&p).expect("at most 27 clues");
+            assert_eq!(*seen.entry(key).or_insert(p), p);
+        }
+        let full = Puzzle::from_digits([9; CELLS]);
+        assert_eq!(PackedPuzzle::new(&full), None);
+    }
 
     #[test]
     fn unit_names_come_as_runs() {

@@ -59,7 +59,7 @@ fn to_stdout(args: &MergeArgs) -> bool {
 }
 
 pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
-    let status = Status::read(&args.dir)?;
+    let status = Status::read_counts(&args.dir)?;
     if status.goal.first {
         return merge_flags(&args, &status, quiet);
     }

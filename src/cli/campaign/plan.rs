@@ -48,6 +48,7 @@ pub(super) fn plan(args: PlanArgs) -> Outcome {
             let plan = match &ed {
                 Some(ed) => {
                     campaign::plan::check_unit_hours(unit_hours).map_err(usage)?;
+                    warn_per_entry_size(&spec);
                     let bands3 = campaign::plan::pieces_bands3(ed, &spec.pieces);
                     Plan::per_entry(&spec, unit_hours, &costs, goal, &bands3)
                 }
@@ -160,4 +161,20 @@ fn set_executable(path: &Path) -> anyhow::Result<()> {
 #[cfg(not(unix))]
 fn set_executable(_: &Path) -> anyhow::Result<()> {
     Ok(())
+}
+
+/// `--per-entry` holds each planned entry's bands 3 and cost: said on
+/// stderr before a plan of more than a gigabyte of them (the whole
+/// catalogue: about 12 GB and a few core-hours).
+fn warn_per_entry_size(spec: &PlanSpec) {
+    let entries: u64 = spec.pieces.iter().map(|(_, r)| r.end - r.start).sum();
+    let bytes = entries * campaign::plan::PER_ENTRY_BYTES;
+    if bytes > 1 << 30 {
+        eprintln!(
+            "s17 campaign plan: warning: --per-entry over {entries} entries needs about {:.1} GB of memory ({} bytes an entry) and about {:.1} core-hours to count their bands 3; plan fewer slices at a time on a smaller machine",
+            bytes as f64 / 1e9,
+            campaign::plan::PER_ENTRY_BYTES,
+            entries as f64 * campaign::plan::BANDS3_SECONDS_PER_ENTRY / 3600.0,
+        );
+    }
 }

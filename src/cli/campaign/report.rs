@@ -118,6 +118,11 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     if let Some(svg) = &args.svg {
         draw(svg, &title, &rows).with_context(|| format!("{}", svg.display()))?;
     }
+    // "has a minimal 18 (…)" of one grid, said of many.
+    let what = match what.strip_prefix("has ") {
+        Some(rest) => format!("have {rest}"),
+        None => what,
+    };
     if all_done {
         eprintln!("s17 campaign report: ED grids that {what}: {flagged} of {grids}");
     } else {
@@ -166,19 +171,7 @@ fn say_provenance(plans: &std::collections::BTreeMap<Option<u64>, Vec<usize>>, p
 
 /// The flag files (slice-K.s17f) of `dir`, by slice; at least one.
 fn flag_files(dir: &Path) -> anyhow::Result<Vec<(usize, PathBuf)>> {
-    let mut files: Vec<(usize, PathBuf)> = Vec::new();
-    for item in std::fs::read_dir(dir).with_context(|| format!("{}", dir.display()))? {
-        let path = item.with_context(|| format!("{}", dir.display()))?.path();
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if let Some(k) = name
-            .strip_prefix("slice-")
-            .and_then(|n| n.strip_suffix(".s17f"))
-            .and_then(|n| n.parse::<usize>().ok())
-        {
-            files.push((k, path));
-        }
-    }
-    files.sort();
+    let files = crate::campaign::bitmap::flag_files(dir)?;
     if files.is_empty() {
         anyhow::bail!("{}: no flag file (slice-K.s17f) in it", dir.display());
     }
