@@ -1,0 +1,164 @@
+//! A new user's round 4 (issue 56), the cases the other files do not
+//! hold: a resumed run removes the temporary files a kill left beside its
+//! outputs (and only those), and a flag merge says what its words mean
+//! where it prints them.
+
+use std::path::Path;
+
+use crate::common::bin::{s17, stderr, temp, text};
+
+/// The 17 entry of README's campaign example (a fraction of a second).
+const ENTRY: &str = "331:1683769..1683770";
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let out = s17(args).current_dir(dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    text(&out)
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// What `write_atomically` leaves when a process dies between filling a
+/// temporary and renaming it (`NAME.tmpPID.K`), of a process long gone.
+const STALE: [&str; 4] = [
+    "0.txt.tmp4000001.0",
+    "0.txt.done.tmp4000001.1",
+    "0.txt.part.done.tmp4000001.2",
+    "0.txt.cost.tmp4000001.3",
+];
+
+#[test]
+fn a_resumed_run_removes_the_temporaries_a_kill_left_and_nothing_else() {
+    let d = temp("newuser4", "temporaries");
+    std::fs::create_dir_all(&d).unwrap();
+    ok(
+        &d,
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            ENTRY,
+            "--unit-hours",
+            "12",
+            "-o",
+            "demo",
+        ],
+    );
+    ok(&d, &["campaign", "run", "demo", "0", "--threads", "1"]);
+    let out = d.join("demo/out");
+    let done = names(&out);
+    let results = std::fs::read_to_string(out.join("0.txt")).unwrap();
+    assert_eq!(results.lines().count(), 1, "the entry's 17: {results}");
+    // A unit finished, then the leftovers of an earlier killed run, and
+    // files of other names that only look alike.
+    let alike = [
+        "0.txt.tmpnotes",
+        "10.txt.tmp4000001.0",
+        "0.txt.old.tmp4000001.0",
+    ];
+    for name in STALE.iter().chain(&alike) {
+        std::fs::write(out.join(name), "half a file").unwrap();
+    }
+    let said = ok(&d, &["campaign", "run", "demo", "0", "--threads", "1"]);
+    let mut expected: Vec<String> = done.clone();
+    expected.extend(alike.iter().map(|s| s.to_string()));
+    expected.sort();
+    assert_eq!(names(&out), expected, "{said}");
+    assert_eq!(std::fs::read_to_string(out.join("0.txt")).unwrap(), results);
+    let status = ok(&d, &["campaign", "status", "demo"]);
+    assert!(
+        status.contains("complete: every planned entry is checkpointed exactly once"),
+        "{status}"
+    );
+
+    // exhaust --resume alike, before its first entry.
+    ok(
+        &d,
+        &[
+            "exhaust",
+            "--band",
+            "331",
+            "--entries",
+            "1683769..1683770",
+            "-o",
+            "e.txt",
+        ],
+    );
+    for name in ["e.txt.tmp4000001.0", "e.txt.done.tmp4000001.5"] {
+        std::fs::write(d.join(name), "half a file").unwrap();
+    }
+    let args = [
+        "exhaust",
+        "--band",
+        "331",
+        "--entries",
+        "1683769..1683770",
+        "-o",
+        "e.txt",
+    ];
+    ok(&d, &[&args[..], &["--resume"]].concat());
+    assert!(!d.join("e.txt.tmp4000001.0").exists() && !d.join("e.txt.done.tmp4000001.5").exists());
+    assert_eq!(std::fs::read_to_string(d.join("e.txt")).unwrap(), results);
+}
+
+#[test]
+fn a_flag_merge_says_what_covered_and_hi_visit_mean_and_where_the_others_are() {
+    let d = temp("newuser4", "flag-words");
+    std::fs::create_dir_all(&d).unwrap();
+    // One entry at 18 --first: its grid's hi visit lies elsewhere, so the
+    // 18 it finds is flagged outside the campaign.
+    ok(
+        &d,
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            ENTRY,
+            "--clues",
+            "18",
+            "--first",
+            "--unit-hours",
+            "12",
+            "-o",
+            "f18",
+        ],
+    );
+    ok(&d, &["campaign", "run", "f18", "0", "--threads", "1"]);
+    let said = ok(&d, &["campaign", "merge", "f18", "-o", "flags"]);
+    assert!(
+        said.contains("0 covered (all three visits searched: the flag exact)"),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "also 1 grid flagged by a mid or lo visit whose hi visit (the visit that lists and \
+             files an ED grid) is outside the campaign: in no flag file, the puzzle only in f18/out"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("\"The words of that output\""), "{said}");
+    let commands =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("COMMANDS.md")).unwrap();
+    assert!(commands.contains("The words of that output"));
+    // The puzzle is there, as said: one minimal 18.
+    let unit = std::fs::read_to_string(d.join("f18/out/0.txt")).unwrap();
+    let puzzle = unit
+        .lines()
+        .next()
+        .expect("the 18")
+        .split('\t')
+        .nth(1)
+        .unwrap();
+    assert_eq!(
+        puzzle.bytes().filter(|b| b.is_ascii_digit()).count(),
+        18,
+        "{unit}"
+    );
+}
