@@ -53,6 +53,13 @@ pub enum UnsafeOutput {
         dir.display()
     )]
     NoDirectory { output: PathBuf, dir: PathBuf },
+    #[error("cannot write into {}: no directory {} (make it first)", dir.display(), dir.display())]
+    MissingDir { dir: PathBuf },
+    #[error(
+        "{flag} {}: a file, not a directory (give a directory, or a name that does not exist yet)",
+        dir.display()
+    )]
+    NotADirectory { flag: &'static str, dir: PathBuf },
     #[error(
         "{} would be written by this run, and it is the {what} {} it reads (the same file): \
          give the output another name",
@@ -129,9 +136,14 @@ pub fn make_dir(flag: &'static str, dir: &Path, make: bool) -> Result<(), Unsafe
     if dir.is_dir() {
         return check_written(dir, &[]);
     }
+    if dir.exists() {
+        return Err(UnsafeOutput::NotADirectory {
+            flag,
+            dir: dir.to_path_buf(),
+        });
+    }
     if !make {
-        return Err(UnsafeOutput::NoDirectory {
-            output: dir.to_path_buf(),
+        return Err(UnsafeOutput::MissingDir {
             dir: dir.to_path_buf(),
         });
     }
@@ -338,6 +350,19 @@ mod tests {
         make_dir("-o", &d.join("a"), true).unwrap();
         assert!(d.join("a").is_dir());
         let err = make_dir("--dir", &d.join("b"), false).unwrap_err();
-        assert!(err.to_string().contains("no directory"), "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot write into {}: no directory {} (make it first)",
+                d.join("b").display(),
+                d.join("b").display()
+            )
+        );
+        std::fs::write(d.join("f"), "a file").unwrap();
+        for make in [true, false] {
+            let err = make_dir("-o", &d.join("f"), make).unwrap_err();
+            assert!(matches!(err, UnsafeOutput::NotADirectory { .. }), "{err}");
+            assert_eq!(std::fs::read_to_string(d.join("f")).unwrap(), "a file");
+        }
     }
 }

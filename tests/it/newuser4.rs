@@ -162,3 +162,43 @@ fn a_flag_merge_says_what_covered_and_hi_visit_mean_and_where_the_others_are() {
         "{unit}"
     );
 }
+
+#[test]
+fn a_directory_to_write_into_is_named_when_missing_or_a_file() {
+    let d = temp("newuser4", "dirs");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("pf"), "mine").unwrap();
+    let run = |args: &[&str]| s17(args).current_dir(&d).output().unwrap();
+    let out = run(&["man", "--dir", "nodir6"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "s17 man: error: cannot write into nodir6: no directory nodir6 (make it first)\n"
+    );
+    for args in [
+        &["man", "--dir", "pf"][..],
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            ENTRY,
+            "--unit-hours",
+            "12",
+            "-o",
+            "pf",
+        ],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).contains(
+                "error: -o pf: a file, not a directory (give a directory, or a name that does \
+                 not exist yet)"
+            ) || stderr(&out).contains("error: --dir pf: a file, not a directory"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(d.join("pf")).unwrap(), "mine");
+    assert_eq!(names(&d), ["pf"]);
+}
