@@ -202,3 +202,43 @@ fn a_directory_to_write_into_is_named_when_missing_or_a_file() {
     assert_eq!(std::fs::read_to_string(d.join("pf")).unwrap(), "mine");
     assert_eq!(names(&d), ["pf"]);
 }
+
+#[test]
+fn force_never_reaches_the_workers_script_nor_their_claims() {
+    let d = temp("newuser4", "work-files");
+    std::fs::create_dir_all(&d).unwrap();
+    ok(
+        &d,
+        &[
+            "campaign",
+            "plan",
+            "--slices",
+            ENTRY,
+            "--unit-hours",
+            "12",
+            "-o",
+            "demo",
+        ],
+    );
+    ok(&d, &["campaign", "run", "demo", "0", "--threads", "1"]);
+    std::fs::create_dir_all(d.join("demo/claims")).unwrap();
+    std::fs::write(d.join("demo/claims/0.done"), "done\n").unwrap();
+    let script = std::fs::read(d.join("demo/work.sbatch")).unwrap();
+    for output in ["demo/work.sbatch", "demo/claims/0.done", "demo/claims"] {
+        let out = s17(&["campaign", "merge", "demo", "-o", output, "--force"])
+            .current_dir(&d)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{output}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("it is a file of the campaign demo"),
+            "{output}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(std::fs::read(d.join("demo/work.sbatch")).unwrap(), script);
+    assert_eq!(
+        std::fs::read_to_string(d.join("demo/claims/0.done")).unwrap(),
+        "done\n"
+    );
+}
