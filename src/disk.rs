@@ -53,6 +53,70 @@ pub fn write_atomically_with(
     Ok(())
 }
 
+/// Removes the temporary files [`write_atomically_with`] left beside
+/// `path` or beside a companion of it when a process was killed between
+/// filling one and renaming it: the files `NAME` + suffixes + `.tmpPID.K`
+/// of `path`'s directory, `NAME` being `path`'s file name and the suffixes
+/// any sequence of `companions` (`.part`, `.done`, ...). Only the caller
+/// may write these files (it holds their lock), so any such file is
+/// stale; those of this process are left. Returns how many were removed.
+pub fn remove_stale_temporaries(path: &Path, companions: &[&str]) -> io::Result<u64> {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return Ok(0);
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry?;
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|f| f.strip_prefix(name)) else {
+            continue;
+        };
+        if is_stale_temporary(rest, companions) {
+            match fs::remove_file(entry.path()) {
+                Ok(()) => removed += 1,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(removed)
+}
+
+/// `rest` (a file name after the output's name) is companions, then
+/// `.tmpPID.K` with a PID other than this process's.
+fn is_stale_temporary(rest: &str, companions: &[&str]) -> bool {
+    let Some(at) = rest.rfind(".tmp") else {
+        return false;
+    };
+    let (mut head, tail) = rest.split_at(at);
+    let Some((pid, call)) = tail[".tmp".len()..].split_once('.') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(pid) || !digits(call) || pid == std::process::id().to_string() {
+        return false;
+    }
+    while !head.is_empty() {
+        match companions
+            .iter()
+            .find(|c| !c.is_empty() && head.starts_with(**c))
+        {
+            Some(c) => head = &head[c.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
 /// A streaming 64-bit checksum: each 8-byte little-endian word `w` updates
 /// the state as `h = rotl(h ^ w, 23) · K` (a bijection of `h` for each `w`,
 /// injective in `w` for each `h`, so any change to a single word, in
@@ -156,5 +220,46 @@ mod tests {
         flipped[999] ^= 1;
         assert_ne!(Checksum::of(&flipped), whole);
         assert_ne!(Checksum::of(&bytes[..999]), whole);
+    }
+
+    #[test]
+    fn stale_temporaries_of_a_file_and_its_companions_go_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let mine = std::process::id();
+        let stale = [
+            "0.txt.tmp1.0",
+            "0.txt.done.tmp42.7",
+            "0.txt.part.done.tmp42.3",
+            "0.txt.part.cost.tmp9.12",
+        ];
+        let kept = [
+            "0.txt".to_string(),
+            "0.txt.done".to_string(),
+            "0.txt.tmpnotes".to_string(),
+            "0.txt.old.tmp1.0".to_string(),
+            "0.txt.tmp1".to_string(),
+            "0.txt.tmp1.x".to_string(),
+            "10.txt.tmp1.0".to_string(),
+            "1.txt.done.tmp1.0".to_string(),
+            format!("0.txt.done.tmp{mine}.0"),
+        ];
+        for name in stale.iter().copied().chain(kept.iter().map(String::as_str)) {
+            std::fs::write(d.join(name), "x").unwrap();
+        }
+        let removed = remove_stale_temporaries(&d.join("0.txt"), &[".done", ".part", ".cost"]);
+        assert_eq!(removed.unwrap(), stale.len() as u64);
+        let mut left: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        let mut expected = kept.to_vec();
+        expected.sort();
+        assert_eq!(left, expected);
+        assert_eq!(
+            remove_stale_temporaries(&d.join("none/0.txt"), &[".done"]).unwrap(),
+            0
+        );
     }
 }

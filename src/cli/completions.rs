@@ -283,7 +283,9 @@ fn value_name(arg: &clap::Arg) -> String {
 }
 
 /// The tasks of the README's "Common tasks" as examples, by command
-/// (`campaign plan`); each line is in the README verbatim (a test checks).
+/// (`campaign plan`), then for the commands no task shows, the example of
+/// the README's table of commands; each line is in the README verbatim
+/// (a test checks).
 const EXAMPLES: &[(&str, &str, &str)] = &[
     (
         "search",
@@ -369,6 +371,66 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         "catalogue grid",
         "The grids of numbers 1 to 3:",
         "s17 catalogue grid 1..3",
+    ),
+    (
+        "campaign flags",
+        "The flagged grids of every slice by catalogue number:",
+        "s17 campaign flags is18-flags --numbers",
+    ),
+    (
+        "campaign bitmap",
+        "One bit per ED grid, by catalogue number, from a campaign that does not cover every grid:",
+        "s17 campaign bitmap is18-flags -o is18.bits --partial",
+    ),
+    (
+        "catalogue has",
+        "Has this grid (any image of it) an 18, by the bitmap:",
+        "echo 123456789456789123798132564237594618569813247841627395314278956675941832982365471 | tr 12 21 | s17 catalogue has --bitmap is18.bits",
+    ),
+    (
+        "exhaust",
+        "Every 17 of one entry of slice 331 (it holds one), resumable:",
+        "s17 exhaust --band 331 --entries 1683769..1683770 -o e.txt",
+    ),
+    (
+        "lowest",
+        "The lowest clue count of each grid of a file, with a witness, resumable:",
+        "s17 lowest --input grids.txt -o low.txt --resume",
+    ),
+    (
+        "solve",
+        "Count the solutions of each puzzle, up to 1000:",
+        "s17 solve --count --limit 1000 data/solver_cases.txt",
+    ),
+    (
+        "canon",
+        "The minlex form of each grid, with its automorphisms:",
+        "s17 canon --automorphisms grids.txt",
+    ),
+    (
+        "generate",
+        "50 random grids, seeded:",
+        "s17 generate -n 50 --seed 1 > random50.txt",
+    ),
+    (
+        "tables verify",
+        "Check every band's checksum of the band tables:",
+        "s17 tables verify",
+    ),
+    (
+        "tune",
+        "Time 20 random grids under three --chunk values:",
+        "s17 tune --random 20 --seed 1 --chunk 128,256,512",
+    ),
+    (
+        "completions",
+        "Completions in the running bash:",
+        "source <(s17 completions bash)",
+    ),
+    (
+        "man",
+        "Read the page of exhaust:",
+        "s17 man exhaust | man -l -",
     ),
 ];
 

@@ -86,6 +86,14 @@ impl ResultFiles {
             }
         }
         let lock = OutputLock::acquire(output)?;
+        // What a kill between a temporary's write and its rename left
+        // (only the holder of the lock writes these files).
+        let companions: Vec<&str> = super::safety::COMPANIONS
+            .iter()
+            .copied()
+            .chain([".part"])
+            .collect();
+        crate::disk::remove_stale_temporaries(output, &companions).map_err(io_error(output))?;
         let (out_exists, done_exists) = (exists(output)?, exists(&checkpoint)?);
         match open_locked(output, &checkpoint, header, mode, (out_exists, done_exists)) {
             Ok((output_file, checkpoint_file, state)) => {

@@ -13,8 +13,8 @@
 //!   that is one of the run's inputs (the same file, through any path or
 //!   link);
 //! - an output or companion that is a campaign's own file (`units.tsv`,
-//!   `campaign.sbatch`, anything under `out/` or `logs/` of a directory
-//!   holding a `units.tsv`);
+//!   `campaign.sbatch`, `work.sbatch`, anything under `out/`, `logs/` or
+//!   `claims/` of a directory holding a `units.tsv`);
 //! - an output or companion of a file another run holds locked (its
 //!   `FILE.lock`, [`super::OutputLock`]), naming that run's process.
 //!
@@ -53,6 +53,13 @@ pub enum UnsafeOutput {
         dir.display()
     )]
     NoDirectory { output: PathBuf, dir: PathBuf },
+    #[error("cannot write into {}: no directory {} (make it first)", dir.display(), dir.display())]
+    MissingDir { dir: PathBuf },
+    #[error(
+        "{flag} {}: a file, not a directory (give a directory, or a name that does not exist yet)",
+        dir.display()
+    )]
+    NotADirectory { flag: &'static str, dir: PathBuf },
     #[error(
         "{} would be written by this run, and it is the {what} {} it reads (the same file): \
          give the output another name",
@@ -66,7 +73,8 @@ pub enum UnsafeOutput {
     },
     #[error(
         "{} would be written by this run, and it is a file of the campaign {}: give the \
-         output a path outside the campaign's units.tsv, campaign.sbatch, out/ and logs/",
+         output a path outside the campaign's units.tsv, campaign.sbatch, work.sbatch, out/, \
+         logs/ and claims/",
         written.display(),
         campaign.display()
     )]
@@ -129,9 +137,14 @@ pub fn make_dir(flag: &'static str, dir: &Path, make: bool) -> Result<(), Unsafe
     if dir.is_dir() {
         return check_written(dir, &[]);
     }
+    if dir.exists() {
+        return Err(UnsafeOutput::NotADirectory {
+            flag,
+            dir: dir.to_path_buf(),
+        });
+    }
     if !make {
-        return Err(UnsafeOutput::NoDirectory {
-            output: dir.to_path_buf(),
+        return Err(UnsafeOutput::MissingDir {
             dir: dir.to_path_buf(),
         });
     }
@@ -187,8 +200,9 @@ fn check_written(written: &Path, inputs: &[(&str, &Path)]) -> Result<(), UnsafeO
 }
 
 /// The campaign directory whose own file `path` is: `units.tsv`,
-/// `campaign.sbatch` (and names that start with them), `out` and `logs`
-/// of a directory holding a `units.tsv`, or anything inside those two.
+/// `campaign.sbatch`, `work.sbatch` (and names that start with them),
+/// `out`, `logs` and `claims` of a directory holding a `units.tsv`, or
+/// anything inside those three.
 fn campaign_of(path: &Path) -> Option<PathBuf> {
     let is_campaign = |dir: &Path| dir.join("units.tsv").is_file();
     let parent = path.parent().map(|p| {
@@ -199,15 +213,14 @@ fn campaign_of(path: &Path) -> Option<PathBuf> {
         }
     })?;
     let name = path.file_name()?.to_string_lossy();
-    let own = ["units.tsv", "campaign.sbatch"]
+    let own = ["units.tsv", "campaign.sbatch", "work.sbatch"]
         .iter()
         .any(|n| name.starts_with(n))
-        || name == "out"
-        || name == "logs";
+        || matches!(&*name, "out" | "logs" | "claims");
     if own && is_campaign(parent) {
         return Some(parent.to_path_buf());
     }
-    // Inside out/ or logs/ (at any depth).
+    // Inside out/, logs/ or claims/ (at any depth).
     let mut dir = parent;
     while let Some(up) = dir.parent() {
         let up = if up.as_os_str().is_empty() {
@@ -216,7 +229,7 @@ fn campaign_of(path: &Path) -> Option<PathBuf> {
             up
         };
         let sub = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-        if matches!(sub.as_deref(), Some("out" | "logs")) && is_campaign(up) {
+        if matches!(sub.as_deref(), Some("out" | "logs" | "claims")) && is_campaign(up) {
             return Some(up.to_path_buf());
         }
         if up == dir {
@@ -338,6 +351,19 @@ mod tests {
         make_dir("-o", &d.join("a"), true).unwrap();
         assert!(d.join("a").is_dir());
         let err = make_dir("--dir", &d.join("b"), false).unwrap_err();
-        assert!(err.to_string().contains("no directory"), "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot write into {}: no directory {} (make it first)",
+                d.join("b").display(),
+                d.join("b").display()
+            )
+        );
+        std::fs::write(d.join("f"), "a file").unwrap();
+        for make in [true, false] {
+            let err = make_dir("-o", &d.join("f"), make).unwrap_err();
+            assert!(matches!(err, UnsafeOutput::NotADirectory { .. }), "{err}");
+            assert_eq!(std::fs::read_to_string(d.join("f")).unwrap(), "a file");
+        }
     }
 }

@@ -221,9 +221,9 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
     let mut child = start_unit("0");
     let limit = crate::common::progress_limit(600);
     let start = Instant::now();
-    // (`0.txt.part.done` itself, not a temporary file being written:
-    // a kill while it is written leaves the temporary behind, not yet
-    // cleaned by a later run.)
+    // (`0.txt.part.done` itself, not a temporary file being written: a
+    // kill while one is written leaves it behind, and the next run of the
+    // unit removes it, so no part file is left at the end below.)
     while !dir.join("out/0.txt.part.done").exists() {
         assert!(
             child.try_wait().unwrap().is_none(),

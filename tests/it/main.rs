@@ -25,6 +25,7 @@ mod input_edges;
 mod interrupt;
 mod layers;
 mod lowest;
+mod newuser4;
 mod options;
 mod outputs;
 mod readme;

@@ -292,7 +292,7 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
         eprintln!("s17 campaign merge: error: {e}");
     }
     if !quiet {
-        say_flags_merged(&merged, status, dir, lower_bound);
+        say_flags_merged(&merged, status, (&args.dir, dir), lower_bound);
     }
     drop(lock);
     Ok(merged.errors.is_empty())
@@ -303,14 +303,15 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
 fn say_flags_merged(
     merged: &campaign::flags::FlagMerge,
     status: &Status,
-    dir: &Path,
+    (campaign, dir): (&Path, &Path),
     lower_bound: bool,
 ) {
     let what = status.goal.description();
     let flagged: u64 = merged.slices.iter().map(|s| s.flagged).sum();
     let covered: u64 = merged.slices.iter().map(|s| s.covered).sum();
     let mut summary = format!(
-        "s17 campaign merge: {what}: {} flagged, {covered} covered, in {} in {}",
+        "s17 campaign merge: {what}: {} flagged, {covered} covered (all three visits searched: \
+         the flag exact), in {} in {}",
         counted(flagged, "grid"),
         counted(merged.slices.len() as u64, "flag file"),
         dir.display()
@@ -318,8 +319,12 @@ fn say_flags_merged(
     if merged.outside > 0 {
         let _ = write!(
             summary,
-            "; also {} flagged whose hi visit is outside the campaign (in no file)",
-            counted(merged.outside, "grid")
+            "; also {} flagged by a mid or lo visit whose hi visit (the visit that lists and \
+             files an ED grid) is outside the campaign: in no flag file, the puzzle only in \
+             {}; plan the entry of the hi visit to file it (COMMANDS.md, \"The words of that \
+             output\")",
+            counted(merged.outside, "grid"),
+            campaign.join("out").display()
         );
     }
     if lower_bound {
