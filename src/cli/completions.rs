@@ -540,49 +540,7 @@ fn markdown(cmd: &clap::Command, seen: &mut Vec<(String, String)>, out: &mut Str
     }
     let mut again: Vec<(String, String)> = Vec::new();
     for arg in args {
-        let mut name = String::new();
-        if arg.is_positional() {
-            name = format!("<{}>", value_name(arg));
-            if matches!(arg.get_num_args(), Some(n) if n.max_values() > 1) {
-                name += "...";
-            }
-        } else {
-            if let Some(short) = arg.get_short() {
-                name = format!("-{short}, ");
-            }
-            if let Some(long) = arg.get_long() {
-                name += &format!("--{long}");
-            }
-            if arg.get_action().takes_values() {
-                name += &format!(" <{}>", value_name(arg));
-            }
-        }
-        let help = arg
-            .get_long_help()
-            .or(arg.get_help())
-            .map(|h| one_line(&h.to_string()))
-            .unwrap_or_default();
-        let mut line = format!("- `{name}`: {}.", help.trim_end_matches('.'));
-        let defaults: Vec<String> = arg
-            .get_default_values()
-            .iter()
-            .map(|v| v.to_string_lossy().into_owned())
-            .collect();
-        if !defaults.is_empty() && arg.get_action().takes_values() {
-            let _ = write!(line, " Default: `{}`.", defaults.join(" "));
-        }
-        let values: Vec<String> = arg
-            .get_possible_values()
-            .iter()
-            .filter(|v| !v.is_hide_set())
-            .map(|v| format!("`{}`", v.get_name()))
-            .collect();
-        if !values.is_empty()
-            && !arg.is_hide_possible_values_set()
-            && arg.get_action().takes_values()
-        {
-            let _ = write!(line, " Values: {}.", values.join(", "));
-        }
+        let (name, line) = markdown_item(arg);
         match seen.iter().find(|(text, _)| *text == line) {
             Some((_, first)) => again.push((name, first.clone())),
             None => {
@@ -605,6 +563,53 @@ fn markdown(cmd: &clap::Command, seen: &mut Vec<(String, String)>, out: &mut Str
     for sub in cmd.get_subcommands().filter(|sub| !sub.is_hide_set()) {
         markdown(sub, seen, out);
     }
+}
+
+/// An argument's name (`-o, --output <FILE>`, `<GRIDS>...`) and its list
+/// item: help, default, values.
+fn markdown_item(arg: &clap::Arg) -> (String, String) {
+    use std::fmt::Write as _;
+    let mut name = String::new();
+    if arg.is_positional() {
+        name = format!("<{}>", value_name(arg));
+        if matches!(arg.get_num_args(), Some(n) if n.max_values() > 1) {
+            name += "...";
+        }
+    } else {
+        if let Some(short) = arg.get_short() {
+            name = format!("-{short}, ");
+        }
+        if let Some(long) = arg.get_long() {
+            name += &format!("--{long}");
+        }
+        if arg.get_action().takes_values() {
+            name += &format!(" <{}>", value_name(arg));
+        }
+    }
+    let help = arg
+        .get_long_help()
+        .or(arg.get_help())
+        .map(|h| one_line(&h.to_string()))
+        .unwrap_or_default();
+    let mut line = format!("- `{name}`: {}.", help.trim_end_matches('.'));
+    let defaults: Vec<String> = arg
+        .get_default_values()
+        .iter()
+        .map(|v| v.to_string_lossy().into_owned())
+        .collect();
+    if !defaults.is_empty() && arg.get_action().takes_values() {
+        let _ = write!(line, " Default: `{}`.", defaults.join(" "));
+    }
+    let values: Vec<String> = arg
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| format!("`{}`", v.get_name()))
+        .collect();
+    if !values.is_empty() && !arg.is_hide_possible_values_set() && arg.get_action().takes_values() {
+        let _ = write!(line, " Values: {}.", values.join(", "));
+    }
+    (name, line)
 }
 
 /// `text` with its line breaks and runs of spaces as single spaces.
