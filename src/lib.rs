@@ -7,12 +7,22 @@
 // `unsafe` only where ARCHITECTURE.md names it: the SIMD kernels of `bits`
 // and the memory map of `tables::read`, each with an `allow` on its module.
 #![deny(unsafe_code)]
+// The library never writes to the terminal: std's print macros and `dbg!`
+// nowhere (they also panic on a closed pipe); `std::io::stdout` and
+// `stderr` (clippy.toml's disallowed methods) only in `cli`, the printer.
+#![deny(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::dbg_macro,
+    clippy::disallowed_methods
+)]
 
 pub mod band;
 pub mod bits;
 pub mod campaign;
 pub mod canon;
 pub mod catalogue;
+#[allow(clippy::disallowed_methods)] // the printer: owns stdout and stderr
 pub mod cli;
 pub mod disk;
 pub mod ed;

@@ -147,7 +147,7 @@ impl<'a, B: AsRef<[u8]> + Sync> LowestSearch<'a, B> {
             let result = searcher.search(grid)?;
             lowest.cpu_time += result.cpu_time;
             lowest.stats += result.total();
-            if searcher.goal().clues == plan::CLUES {
+            if searcher.goal().seeks_17s() {
                 lowest.seventeens = result.puzzles.len();
             }
             if let Some(p) = result.puzzles.first() {

@@ -47,7 +47,7 @@ impl Plan {
         // puzzles (17s with the known list beside them).
         let merged = if self.goal.first {
             "FLAG_DIR (a flag file per slice)".to_string()
-        } else if self.goal.clues == crate::plan::CLUES {
+        } else if self.goal.seeks_17s() {
             "17s.txt --known data/known17.txt".to_string()
         } else {
             format!("{}s.txt", self.goal.clues)

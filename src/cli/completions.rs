@@ -33,6 +33,10 @@ pub struct ManArgs {
     /// this existing directory instead of printing one.
     #[arg(long, value_name = "DIR", conflicts_with = "command")]
     pub dir: Option<PathBuf>,
+    /// Print the options of every command as Markdown instead: COMMANDS.md's
+    /// generated reference (a test keeps the two equal).
+    #[arg(long, hide = true, conflicts_with_all = ["command", "dir"])]
+    pub markdown: bool,
 }
 
 /// The names of the subcommands at every level (`campaign`, `plan`), for
@@ -114,6 +118,12 @@ pub fn run_completions(args: CompletionsArgs) -> Outcome {
 
 pub fn run_man(args: ManArgs) -> Outcome {
     let root = command_tree();
+    if args.markdown {
+        let mut text = String::new();
+        markdown(&root, &mut Vec::new(), &mut text);
+        print(text.as_bytes())?;
+        return Ok(true);
+    }
     if let Some(dir) = args.dir {
         crate::output::make_dir("--dir", &dir, false).map_err(super::resumable::into_error)?;
         write_pages(&root, &dir)
@@ -568,6 +578,106 @@ const FILES: &[(&str, &str)] = &[
         "exhaust and campaign run: each entry's ED grids and CPU seconds.",
     ),
 ];
+
+/// The options of `cmd` and of every command below it in Markdown, one
+/// section a command (`### s17 campaign plan`): its one-line description,
+/// its arguments, then each option with its help, default and values, in
+/// the order of `--help`. The global options are listed under `s17` only,
+/// an option already listed word for word (`seen`: its text and where) by
+/// name only.
+fn markdown(cmd: &clap::Command, seen: &mut Vec<(String, String)>, out: &mut String) {
+    use std::fmt::Write as _;
+    let bin = cmd.get_bin_name().unwrap_or(cmd.get_name());
+    let about = cmd.get_about().map(|a| a.to_string()).unwrap_or_default();
+    let _ = write!(out, "\n### `{bin}`\n\n{}\n", one_line(&about));
+    let is_root = bin == "s17";
+    let mut args: Vec<&clap::Arg> = cmd
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && (is_root || !a.is_global_set()))
+        .filter(|a| !matches!(a.get_id().as_str(), "help" | "version"))
+        .collect();
+    args.sort_by_key(|a| (!a.is_positional(), a.get_display_order()));
+    if !args.is_empty() {
+        out.push('\n');
+    }
+    let mut again: Vec<(String, String)> = Vec::new();
+    for arg in args {
+        let (name, line) = markdown_item(arg);
+        match seen.iter().find(|(text, _)| *text == line) {
+            Some((_, first)) => again.push((name, first.clone())),
+            None => {
+                out.push_str(&line);
+                out.push('\n');
+                seen.push((line, bin.to_string()));
+            }
+        }
+    }
+    let mut firsts: Vec<&String> = again.iter().map(|(_, first)| first).collect();
+    firsts.dedup();
+    for first in firsts {
+        let names: Vec<String> = again
+            .iter()
+            .filter(|(_, f)| f == first)
+            .map(|(name, _)| format!("`{name}`"))
+            .collect();
+        let _ = writeln!(out, "- As under `{first}`: {}.", names.join(", "));
+    }
+    for sub in cmd.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+        markdown(sub, seen, out);
+    }
+}
+
+/// An argument's name (`-o, --output <FILE>`, `<GRIDS>...`) and its list
+/// item: help, default, values.
+fn markdown_item(arg: &clap::Arg) -> (String, String) {
+    use std::fmt::Write as _;
+    let mut name = String::new();
+    if arg.is_positional() {
+        name = format!("<{}>", value_name(arg));
+        if matches!(arg.get_num_args(), Some(n) if n.max_values() > 1) {
+            name += "...";
+        }
+    } else {
+        if let Some(short) = arg.get_short() {
+            name = format!("-{short}, ");
+        }
+        if let Some(long) = arg.get_long() {
+            name += &format!("--{long}");
+        }
+        if arg.get_action().takes_values() {
+            name += &format!(" <{}>", value_name(arg));
+        }
+    }
+    let help = arg
+        .get_long_help()
+        .or(arg.get_help())
+        .map(|h| one_line(&h.to_string()))
+        .unwrap_or_default();
+    let mut line = format!("- `{name}`: {}.", help.trim_end_matches('.'));
+    let defaults: Vec<String> = arg
+        .get_default_values()
+        .iter()
+        .map(|v| v.to_string_lossy().into_owned())
+        .collect();
+    if !defaults.is_empty() && arg.get_action().takes_values() {
+        let _ = write!(line, " Default: `{}`.", defaults.join(" "));
+    }
+    let values: Vec<String> = arg
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| format!("`{}`", v.get_name()))
+        .collect();
+    if !values.is_empty() && !arg.is_hide_possible_values_set() && arg.get_action().takes_values() {
+        let _ = write!(line, " Values: {}.", values.join(", "));
+    }
+    (name, line)
+}
+
+/// `text` with its line breaks and runs of spaces as single spaces.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
 
 /// The pages of `cmd` and of every subcommand below it, one file each
 /// (`s17-campaign-plan.1`).

@@ -133,6 +133,22 @@ pub struct Usage(pub String);
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
+    // The build targets the CPU that built it (.cargo/config.toml): refuse
+    // to run, with a way out, on a CPU without its instructions rather than
+    // crash later.
+    #[cfg(target_arch = "x86_64")]
+    {
+        let missing = crate::bits::missing_cpu_features();
+        if !missing.is_empty() {
+            eprintln!(
+                "s17: error: this build uses CPU features this CPU lacks ({}); rebuild it on \
+                 this machine (cargo build --release), or for a baseline with \
+                 RUSTFLAGS=\"-C target-cpu=x86-64\" cargo build --release",
+                missing.join(", ")
+            );
+            return ExitCode::from(1);
+        }
+    }
     // Parsed through the matches, which name the subcommand for errors.
     let matches = Cli::command()
         .try_get_matches()
@@ -209,7 +225,10 @@ fn usage_exit(err: clap::Error) -> ! {
         None => "s17: ".to_string(),
     };
     let text = in_user_words(&err.render().to_string());
-    eprint!("{prefix}{text}");
+    {
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), "{prefix}{text}");
+    }
     std::process::exit(2)
 }
 

@@ -9,7 +9,7 @@
 //!   first per visit");
 //! - the command-line flags that ask for it ([`Goal::flags`]);
 //! - the key of its cost table ([`Goal::cost_key`]: which goals share one);
-//! - its special cases: the first look ([`Goal::takes_first_look`]), the
+//! - its special cases: the 17s ([`Goal::seeks_17s`]), the first look ([`Goal::takes_first_look`]), the
 //!   row left for last ([`Goal::deferred_row`]), the minimality check
 //!   ([`Goal::checks_minimality`]);
 //! - the clue range in text ([`clue_range_text`]), for messages and help.
@@ -58,6 +58,12 @@ pub enum GoalError {
 }
 
 impl Goal {
+    /// Whether the goal's puzzles are 17s, the fewest clues a sudoku has
+    /// (the known list holds them; `search --clues` defaults to them).
+    pub fn seeks_17s(&self) -> bool {
+        self.clues == CLUES
+    }
+
     /// Whether a valid puzzle found needs the minimality check: below 18
     /// clues every valid puzzle is minimal (no 16 exists, so no 17 holds
     /// a smaller one).

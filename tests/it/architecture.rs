@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const MAX_LINES: usize = 480;
+const MAX_LINES: usize = 450;
 const MAX_FILE_LINES: usize = 800;
 
 fn root() -> PathBuf {

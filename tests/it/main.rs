@@ -2,7 +2,10 @@
 //! file, each checking what its name says, sharing `common`. Only
 //! `tests/portable.rs` is a target of its own (it switches the kernels of
 //! its whole process to their portable forms). Run one file's tests with
-//! `cargo test --release --test it NAME::`.
+//! `cargo test --release --test it NAME::`. Most run the real `s17` (the
+//! runner, a fixture, the golden corpus and the shared constants are in
+//! `common`); tests needing the band tables build them once at
+//! `target/tmp/bands.s17t`; `readme` runs the README's common tasks.
 
 mod common;
 

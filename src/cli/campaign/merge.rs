@@ -64,7 +64,7 @@ pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
         return merge_flags(&args, &status, quiet);
     }
     let lock = check_merge_output(&args)?;
-    if args.known.is_some() && status.goal.clues != crate::plan::CLUES {
+    if args.known.is_some() && !status.goal.seeks_17s() {
         anyhow::bail!(
             "--known lists 17s; this campaign searches for {}",
             status.goal.description()
