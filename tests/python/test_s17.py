@@ -209,7 +209,10 @@ def test_bad_input_raises_value_error_with_the_cli_s_words(cli, tables, tmp_path
 # The child's lines before its long call: the tables opened (a 16 search,
 # half a second), then a wait until the threads of that search are gone.
 CHILD_READY = """
-import os, re, s17, sys, time
+import os, re, s17, signal, sys, time
+# Python leaves SIGINT ignored when it starts ignored (a job started in the
+# background by a script, as CI may run us): Ctrl-C's own handler, always.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 s17.search({grid!r}, 16, tables={tables!r})
 
 def threads():
