@@ -242,3 +242,32 @@ fn force_never_reaches_the_workers_script_nor_their_claims() {
         "done\n"
     );
 }
+
+/// A campaign of a goal without a committed cost table is refused as bad
+/// input (exit 2, nothing made), naming the `--costs FILE` way to plan it.
+#[test]
+fn a_goal_without_a_cost_table_is_refused_with_the_way_to_plan_it() {
+    let d = temp("newuser4", "no-costs");
+    std::fs::create_dir_all(&d).unwrap();
+    let args = [
+        "campaign",
+        "plan",
+        "--slices",
+        "28",
+        "--clues",
+        "19",
+        "--unit-hours",
+        "1",
+        "-o",
+        "c19",
+    ];
+    let out = s17(&args).current_dir(&d).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("no cost table for a campaign of 19s"),
+        "{said}"
+    );
+    assert!(said.contains("--costs data/ed-costs-19.tsv"), "{said}");
+    assert!(!d.join("c19").exists(), "nothing made");
+}

@@ -279,9 +279,11 @@ use crate::campaign::plan::format_hours as hours;
 /// A value out of range (a slice, the unit hours, a unit number) as a
 /// usage error (exit 2); any other error as it is.
 fn usage(err: campaign::CampaignError) -> anyhow::Error {
-    use campaign::CampaignError::{BadList, BadUnitHours, NoSuchUnit};
+    use campaign::CampaignError::{BadList, BadUnitHours, NoCostTable, NoSuchUnit};
     match err {
-        BadList(_) | BadUnitHours(_) | NoSuchUnit { .. } => super::Usage(err.to_string()).into(),
+        BadList(_) | BadUnitHours(_) | NoSuchUnit { .. } | NoCostTable { .. } => {
+            super::Usage(err.to_string()).into()
+        }
         err => err.into(),
     }
 }

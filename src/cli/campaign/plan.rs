@@ -25,7 +25,7 @@ pub(super) fn plan(args: PlanArgs) -> Outcome {
     let goal = old.as_ref().map_or_else(|| args.goal.goal(), |p| p.goal);
     let costs = match &args.costs {
         Some(path) => CostTable::read(path)?,
-        None => CostTable::for_goal(&goal)?,
+        None => CostTable::for_goal(&goal).map_err(super::usage)?,
     };
     let unit_hours = args
         .unit_hours
