@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
 use crate::common::bin::BIN;
-use crate::common::bin::stderr;
+use crate::common::bin::{files_in, stderr};
 use crate::common::fixture;
 use crate::common::{FIRST_KNOWN17, QUICK_GRID};
 
@@ -66,16 +66,6 @@ fn s17(dir: &Path, args: &[&str]) -> Output {
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// The names of the files in `dir`, sorted.
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 // ---------------------------------------------------------------------------

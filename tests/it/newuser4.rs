@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::common::bin::{s17, stderr, temp, text};
+use crate::common::bin::{files_in, s17, stderr, temp, text};
 
 /// The 17 entry of README's campaign example (a fraction of a second).
 const ENTRY: &str = "331:1683769..1683770";
@@ -16,27 +16,10 @@ fn ok(dir: &Path, args: &[&str]) -> String {
     text(&out)
 }
 
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
-}
-
-/// What `write_atomically` leaves when a process dies between filling a
-/// temporary and renaming it (`NAME.tmpPID.K`), of a process long gone.
-const STALE: [&str; 4] = [
-    "0.txt.tmp4000001.0",
-    "0.txt.done.tmp4000001.1",
-    "0.txt.part.done.tmp4000001.2",
-    "0.txt.cost.tmp4000001.3",
-];
-
-#[test]
-fn a_resumed_run_removes_the_temporaries_a_kill_left_and_nothing_else() {
-    let d = temp("newuser4", "temporaries");
+/// A fresh directory `tag` holding README's one-entry campaign `demo`,
+/// planned and its one unit run.
+fn demo_run(tag: &str) -> std::path::PathBuf {
+    let d = temp("newuser4", tag);
     std::fs::create_dir_all(&d).unwrap();
     ok(
         &d,
@@ -52,8 +35,23 @@ fn a_resumed_run_removes_the_temporaries_a_kill_left_and_nothing_else() {
         ],
     );
     ok(&d, &["campaign", "run", "demo", "0", "--threads", "1"]);
+    d
+}
+
+/// What `write_atomically` leaves when a process dies between filling a
+/// temporary and renaming it (`NAME.tmpPID.K`), of a process long gone.
+const STALE: [&str; 4] = [
+    "0.txt.tmp4000001.0",
+    "0.txt.done.tmp4000001.1",
+    "0.txt.part.done.tmp4000001.2",
+    "0.txt.cost.tmp4000001.3",
+];
+
+#[test]
+fn a_resumed_run_removes_the_temporaries_a_kill_left_and_nothing_else() {
+    let d = demo_run("temporaries");
     let out = d.join("demo/out");
-    let done = names(&out);
+    let done = files_in(&out);
     let results = std::fs::read_to_string(out.join("0.txt")).unwrap();
     assert_eq!(results.lines().count(), 1, "the entry's 17: {results}");
     // A unit finished, then the leftovers of an earlier killed run, and
@@ -70,7 +68,7 @@ fn a_resumed_run_removes_the_temporaries_a_kill_left_and_nothing_else() {
     let mut expected: Vec<String> = done.clone();
     expected.extend(alike.iter().map(|s| s.to_string()));
     expected.sort();
-    assert_eq!(names(&out), expected, "{said}");
+    assert_eq!(files_in(&out), expected, "{said}");
     assert_eq!(std::fs::read_to_string(out.join("0.txt")).unwrap(), results);
     let status = ok(&d, &["campaign", "status", "demo"]);
     assert!(
@@ -200,27 +198,12 @@ fn a_directory_to_write_into_is_named_when_missing_or_a_file() {
         );
     }
     assert_eq!(std::fs::read_to_string(d.join("pf")).unwrap(), "mine");
-    assert_eq!(names(&d), ["pf"]);
+    assert_eq!(files_in(&d), ["pf"]);
 }
 
 #[test]
 fn force_never_reaches_the_workers_script_nor_their_claims() {
-    let d = temp("newuser4", "work-files");
-    std::fs::create_dir_all(&d).unwrap();
-    ok(
-        &d,
-        &[
-            "campaign",
-            "plan",
-            "--slices",
-            ENTRY,
-            "--unit-hours",
-            "12",
-            "-o",
-            "demo",
-        ],
-    );
-    ok(&d, &["campaign", "run", "demo", "0", "--threads", "1"]);
+    let d = demo_run("work-files");
     std::fs::create_dir_all(d.join("demo/claims")).unwrap();
     std::fs::write(d.join("demo/claims/0.done"), "done\n").unwrap();
     let script = std::fs::read(d.join("demo/work.sbatch")).unwrap();

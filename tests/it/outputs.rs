@@ -9,8 +9,8 @@
 use std::path::Path;
 use std::process::Output;
 
-use crate::common::bin::stderr;
 use crate::common::bin::{data, run_with_stdin, s17};
+use crate::common::bin::{files_in, stderr};
 
 /// `s17 ARGS` in `dir` (the shared tables through `$S17_TABLES`).
 fn s17_in(dir: &Path, args: &[&str]) -> std::process::Command {
@@ -23,21 +23,11 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
     s17_in(dir, args).output().expect("run s17")
 }
 
-/// The names in `dir`, sorted.
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// Runs `args` in `dir` and checks the exit `code`, that stderr's first
 /// line holds `message`, and that the files of `dir` are as before, each
 /// with its content.
 fn refused(dir: &Path, args: &[&str], code: i32, message: &str) {
-    let before: Vec<(String, Vec<u8>)> = files(dir)
+    let before: Vec<(String, Vec<u8>)> = files_in(dir)
         .into_iter()
         .filter(|n| dir.join(n).is_file())
         .map(|n| {
@@ -45,13 +35,13 @@ fn refused(dir: &Path, args: &[&str], code: i32, message: &str) {
             (n, bytes)
         })
         .collect();
-    let names = files(dir);
+    let names = files_in(dir);
     let out = run_in(dir, args);
     let text = stderr(&out);
     assert_eq!(out.status.code(), Some(code), "{args:?}: {text}");
     let first = text.lines().next().unwrap_or_default();
     assert!(first.contains(message), "{args:?}: {text}");
-    assert_eq!(files(dir), names, "{args:?} left a file");
+    assert_eq!(files_in(dir), names, "{args:?} left a file");
     for (name, bytes) in before {
         assert_eq!(
             std::fs::read(dir.join(&name)).unwrap(),

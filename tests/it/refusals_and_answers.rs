@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::common::bin::stderr;
 use crate::common::bin::{BIN, run_with_stdin, shared_tables};
+use crate::common::bin::{files_in, stderr};
 use crate::common::{FIRST_KNOWN17, QUICK_GRID};
 
 /// `s17 ARGS` in `dir` on the shared tables (through `$S17_TABLES`).
@@ -24,16 +24,6 @@ fn command(dir: &Path, args: &[&str]) -> Command {
 
 fn s17(dir: &Path, args: &[&str]) -> Output {
     run_with_stdin(&mut command(dir, args), "")
-}
-
-/// The names of the files in `dir`, sorted.
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 /// Asserts that `out` exited with `code` and its stderr starts with

@@ -138,3 +138,13 @@ pub fn sorted_lines(path: &Path) -> Vec<String> {
     lines.sort();
     lines
 }
+
+/// The names of the files in `dir`, sorted.
+pub fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
