@@ -114,7 +114,7 @@ impl Command {
             Command::Validate(_) => Some("validate"),
             Command::Exhaust(_) => Some("exhaust"),
             Command::Enumerate(args) if args.all || args.bands.is_some() => Some("enumerate"),
-            Command::Campaign(args) if args.is_run() => Some("campaign"),
+            Command::Campaign(args) => args.long_name(),
             _ => None,
         }
     }
@@ -154,7 +154,7 @@ pub fn main() -> ExitCode {
         .try_get_matches()
         .unwrap_or_else(|e| usage_exit(e));
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_exit(e));
-    let name = matches.subcommand_name().unwrap_or_default();
+    let name = command_path(&matches);
     init_tracing(cli.verbose, cli.quiet);
     // The long commands catch their signals before any work.
     if let Some(long) = cli.command.long_name()
@@ -200,6 +200,18 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The subcommand as the user typed it (`campaign run`, `scan`): the
+/// prefix of every message the command prints, Ctrl-C lines included.
+fn command_path(matches: &clap::ArgMatches) -> String {
+    let mut names = Vec::new();
+    let mut at = matches;
+    while let Some((name, sub)) = at.subcommand() {
+        names.push(name);
+        at = sub;
+    }
+    names.join(" ")
 }
 
 /// Ends the run on a clap error: help and version as clap prints them;

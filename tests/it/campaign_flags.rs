@@ -18,7 +18,7 @@ use s17::grid::{Grid, Puzzle};
 
 use crate::common::SLICE331_17;
 use crate::common::bin::s17;
-use crate::common::bin::{stdout_of_success, temp, text};
+use crate::common::bin::{files_in, stdout_of_success, temp, text};
 use crate::common::fixture;
 
 const LIST: &str = "210:173190..173195,331:853700..853705,331:1683765..1683775";
@@ -131,6 +131,18 @@ fn a_first_campaign_merges_into_flags_that_agree_with_the_one_grid_search() {
         said.contains("searching for: 17s, first per visit"),
         "{said}"
     );
+    // Flag files never go among the campaign's own files, --force or not.
+    let before = files_in(&dir);
+    let out = run(&["campaign", "merge", d, "-o", d, "--force"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "-o {d}: a campaign directory; give the flag files a directory of their own"
+        )),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(files_in(&dir), before);
     let flags = dir.join("flags");
     let said = ok(run(&[
         "campaign",

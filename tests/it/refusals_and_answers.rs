@@ -272,7 +272,7 @@ fn campaign_merge_refuses_an_existing_output() {
     assert_exit(
         &out,
         1,
-        "s17 campaign: error: 17s.txt already exists; pass --force to overwrite it",
+        "s17 campaign merge: error: 17s.txt already exists; pass --force to overwrite it",
     );
     assert_eq!(
         std::fs::read_to_string(d.join("17s.txt")).unwrap(),
@@ -287,7 +287,7 @@ fn campaign_merge_refuses_an_existing_output() {
     assert_exit(
         &out,
         2,
-        "s17 campaign: error: 17s.txt would be written by this run, and it is the known list 17s.txt it reads",
+        "s17 campaign merge: error: 17s.txt would be written by this run, and it is the known list 17s.txt it reads",
     );
     // With --force, the merge itself runs (and finds the campaign not run).
     let out = s17(d, &["campaign", "merge", "c", "-o", "17s.txt", "--force"]);
@@ -372,14 +372,14 @@ fn every_command_answers() {
     assert_exit(
         &out,
         2,
-        "s17 campaign: error: --slices: \"999\": slice 999: slices are 0 to 415",
+        "s17 campaign plan: error: --slices: \"999\": slice 999: slices are 0 to 415",
     );
     assert_eq!(s17(d, &PLAN_28).status.code(), Some(0));
     let out = s17(d, &["campaign", "run", "c", "99"]);
     assert_exit(
         &out,
         2,
-        "s17 campaign: error: no unit 99 in c: the plan has units 0 to 0",
+        "s17 campaign run: error: no unit 99 in c: the plan has units 0 to 0",
     );
 }
 
@@ -439,7 +439,10 @@ fn ctrl_c_says_what_was_done() {
     assert_eq!(out.status.code(), Some(130), "{text}");
     // The last line (a signal before the command's work is told first).
     let last = text.lines().last().unwrap_or_default();
-    assert!(last.starts_with("s17 campaign: interrupted: "), "{text}");
+    assert!(
+        last.starts_with("s17 campaign run: interrupted: "),
+        "{text}"
+    );
     assert!(
         text.contains(" of 30 entries checkpointed; `s17 campaign run c 0` continues"),
         "{text}"

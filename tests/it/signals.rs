@@ -219,7 +219,7 @@ fn search_validate_and_campaign_run_signalled_at_any_moment_say_how_far_they_wen
         assert_eq!(out.status.code(), Some(exit_code(signal)), "{text}");
         let last = text.lines().last().unwrap_or_default();
         assert!(
-            last.starts_with("s17 campaign: interrupted: ")
+            last.starts_with("s17 campaign run: interrupted: ")
                 && last.ends_with(" of 30 entries checkpointed; `s17 campaign run c 0` continues"),
             "{text}"
         );

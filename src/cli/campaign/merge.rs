@@ -27,7 +27,7 @@ fn check_merge_output(args: &MergeArgs) -> anyhow::Result<Option<OutputLock>> {
     if to_stdout(args) {
         if args.known.is_some() {
             return Err(crate::cli::Usage(
-                "-o - with --known: the 17s not in the list go to FILE.new, beside a file;                  give -o a file name"
+                "-o - with --known: the 17s not in the list go to FILE.new, beside a file; give -o a file name"
                     .to_string(),
             )
             .into());
@@ -212,6 +212,17 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
     campaign::status::check_mergeable(&args.dir, status, args.partial)?;
     let slices = chosen_slices(args.slices.as_deref())?;
     let dir = &args.output;
+    // Flag files go into a directory of their own, never among a
+    // campaign's units (this one's or another's).
+    if dir.join("units.tsv").is_file() {
+        return Err(crate::cli::Usage(format!(
+            "-o {}: a campaign directory; give the flag files a directory of their own \
+             (for instance `-o {}-flags`)",
+            dir.display(),
+            args.dir.display()
+        ))
+        .into());
+    }
     // Refused before anything is written: a flag file of this merge that
     // exists, without --force.
     let mut searched: Vec<usize> = status

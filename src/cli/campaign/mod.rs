@@ -29,8 +29,14 @@ pub struct Args {
 
 impl Args {
     /// `campaign run`: a long command (`interrupt::install_early`).
-    pub fn is_run(&self) -> bool {
-        matches!(self.command, Command::Run(_))
+    /// The name of its long subcommand (`campaign run`, `campaign work`),
+    /// whose signals are caught before any work; `None` for the others.
+    pub fn long_name(&self) -> Option<&'static str> {
+        match self.command {
+            Command::Run(_) => Some("campaign run"),
+            Command::Work(_) => Some("campaign work"),
+            _ => None,
+        }
     }
 }
 

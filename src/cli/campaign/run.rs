@@ -51,7 +51,7 @@ pub(super) fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     // Ctrl-C stops at once: the unit is checkpointed entry by entry.
     let (watched, before, planned) = (bar.clone(), unit.len() - todo.len() as u64, unit.len());
     let again = format!("s17 campaign run {} {}", args.dir.display(), unit.number);
-    interrupt::install_at_once("campaign", move || {
+    interrupt::install_at_once("campaign run", move || {
         format!(
             "{} of {planned} entries checkpointed; `{again}` continues",
             before + watched.position()
@@ -81,7 +81,7 @@ pub(super) fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     bar.finish_and_clear();
     if !quiet {
         eprintln!(
-            "s17 campaign: {name}: {} searched, {} ({}), {} ({what}), {:.1} s CPU (estimate \
+            "s17 campaign run: {name}: {} searched, {} ({}), {} ({what}), {:.1} s CPU (estimate \
              for the unit {:.1} s); {} of {} entries done",
             counted(totals.entries, "entry"),
             counted(totals.grids, "ED grid"),
@@ -122,7 +122,7 @@ pub(super) fn work(args: WorkArgs, quiet: bool) -> Outcome {
     // A signal ends the worker at once: its unit is checkpointed entry by
     // entry, and its claim is stale once the process is gone.
     let dir = args.dir.display().to_string();
-    interrupt::install_at_once("campaign", move || {
+    interrupt::install_at_once("campaign work", move || {
         format!("worker stopped; its unit is checkpointed, and `s17 campaign work {dir}` goes on")
     })?;
     let units = plan.units.len();
