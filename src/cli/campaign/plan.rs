@@ -6,8 +6,8 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::campaign::{self, CostTable, Plan, PlanSpec};
-use crate::output::write_atomically;
+use s17::campaign::{self, CostTable, Plan, PlanSpec};
+use s17::output::write_atomically;
 
 use crate::cli::Outcome;
 use crate::cli::common::counted;
@@ -35,7 +35,7 @@ pub(super) fn plan(args: PlanArgs) -> Outcome {
                 .map(|s| s / 3600.0)
         })
         .context("the plan names no unit-hours=; give --unit-hours")?;
-    let ed = args.per_entry.then(crate::ed::Ed::new);
+    let ed = args.per_entry.then(s17::ed::Ed::new);
     let (plan, replanned) = match &old {
         Some(old) => {
             let r = campaign::plan::replan_with(dir, old, &costs, unit_hours, ed.as_ref())
@@ -61,7 +61,7 @@ pub(super) fn plan(args: PlanArgs) -> Outcome {
             (plan, None)
         }
     };
-    crate::output::make_dir("-o", dir, true).map_err(crate::cli::resumable::into_error)?;
+    s17::output::make_dir("-o", dir, true).map_err(crate::cli::resumable::into_error)?;
     for sub in [campaign::out_dir(dir), dir.join("logs")] {
         std::fs::create_dir_all(&sub).with_context(|| format!("{}", sub.display()))?;
     }

@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 
 use anyhow::Context;
 
-use crate::campaign::{self, UnitRun};
-use crate::ed::Ed;
-use crate::exhaust::Exhauster;
-use crate::search::SearchConfig;
+use s17::campaign::{self, UnitRun};
+use s17::ed::Ed;
+use s17::exhaust::Exhauster;
+use s17::search::SearchConfig;
 
 use crate::cli::common::{counted, counted_as, init_threads, load_tables, progress_bar};
 use crate::cli::resumable::say_resuming;
@@ -59,18 +59,13 @@ pub(super) fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     })?;
     let counts = std::sync::Mutex::new((0u64, 0u64));
     let totals = run
-        .search(
-            &exhauster,
-            &todo,
-            &crate::exhaust::driver::never,
-            &|r, _| {
-                let mut c = counts.lock().expect("no panic while counting");
-                c.0 += r.grids;
-                c.1 += r.puzzles.len() as u64;
-                bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
-                bar.inc(1);
-            },
-        )
+        .search(&exhauster, &todo, &s17::exhaust::driver::never, &|r, _| {
+            let mut c = counts.lock().expect("no panic while counting");
+            c.0 += r.grids;
+            c.1 += r.puzzles.len() as u64;
+            bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
+            bar.inc(1);
+        })
         .with_context(|| {
             format!(
                 "{name} stopped; run it again to continue (`s17 campaign run {} {}`)",
@@ -101,7 +96,7 @@ pub(super) fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
 const EXIT_TIME_UP: u8 = 75;
 
 /// `campaign work DIR`: claims units one after another
-/// (`crate::campaign::work`) and runs each as `campaign run` does.
+/// (`s17::campaign::work`) and runs each as `campaign run` does.
 pub(super) fn work(args: WorkArgs, quiet: bool) -> Outcome {
     use campaign::work::{Claimed, Claims, REFRESH};
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -151,7 +146,7 @@ pub(super) fn work(args: WorkArgs, quiet: bool) -> Outcome {
             cursor = number;
             let run = match UnitRun::open(&args.dir, &plan, number, &config) {
                 Ok(run) => run,
-                Err(campaign::CampaignError::Output(crate::output::OutputError::Locked(e))) => {
+                Err(campaign::CampaignError::Output(s17::output::OutputError::Locked(e))) => {
                     // Another run writes it (claimed another way): theirs.
                     say(format!("unit {number}: {e}; leaving it"));
                     continue;
