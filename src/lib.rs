@@ -1,6 +1,7 @@
 //! s17: finds every 17-clue sudoku puzzle whose unique solution is a given grid.
 //!
-//! The library knows nothing of the terminal; `src/cli/` is the command line.
+//! The library knows nothing of the terminal; the command line (`src/cli/`)
+//! is a module of the binary, `src/main.rs`.
 //! See ARCHITECTURE.md for the pipeline: band catalogue and tables, UA harvest,
 //! the 2X2Y part 1, band 3, the final uniqueness check.
 
@@ -9,7 +10,8 @@
 #![deny(unsafe_code)]
 // The library never writes to the terminal: std's print macros and `dbg!`
 // nowhere (they also panic on a closed pipe); `std::io::stdout` and
-// `stderr` (clippy.toml's disallowed methods) only in `cli`, the printer.
+// `stderr` (clippy.toml's disallowed methods) only in the binary's `cli`,
+// the printer.
 #![deny(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -22,8 +24,6 @@ pub mod bits;
 pub mod campaign;
 pub mod canon;
 pub mod catalogue;
-#[allow(clippy::disallowed_methods)] // the printer: owns stdout and stderr
-pub mod cli;
 pub mod disk;
 pub mod ed;
 pub mod exhaust;

@@ -3,7 +3,7 @@
 //! Ctrl-C or SIGTERM).
 
 #![deny(unsafe_code)]
-// Nothing here writes to the terminal: `s17::cli` does (see `src/lib.rs`).
+// Nothing here writes to the terminal but `cli`, the printer (see `src/lib.rs`).
 #![deny(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -11,8 +11,11 @@
     clippy::disallowed_methods
 )]
 
+#[allow(clippy::disallowed_methods)] // the printer: owns stdout and stderr
+mod cli;
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    s17::cli::main()
+    cli::main()
 }

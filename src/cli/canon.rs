@@ -4,8 +4,8 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::canon::{automorphism_count, minlex_grid, minlex_puzzle};
-use crate::grid::Grid;
+use s17::canon::{automorphism_count, minlex_grid, minlex_puzzle};
+use s17::grid::Grid;
 
 use super::Outcome;
 use super::common::counted;

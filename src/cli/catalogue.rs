@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use crate::band::BANDS;
-use crate::catalogue::bitmap::{Answer, Bitmap, BitmapError};
-use crate::catalogue::{BandTable, Catalogue, ED_GRIDS, Flow, Walker};
-use crate::grid::Grid;
+use s17::band::BANDS;
+use s17::catalogue::bitmap::{Answer, Bitmap, BitmapError};
+use s17::catalogue::{BandTable, Catalogue, ED_GRIDS, Flow, Walker};
+use s17::grid::Grid;
 
 use super::common::{counted, init_threads};
 use super::input::{LineSource, is_skippable_bytes};
@@ -115,7 +115,7 @@ impl TablesDir {
 
 /// The catalogue, its tables read from `first` before the usual places.
 pub(super) fn open_catalogue(first: Option<&std::path::Path>) -> anyhow::Result<Catalogue> {
-    let mut dirs = crate::catalogue::default_dirs();
+    let mut dirs = s17::catalogue::default_dirs();
     if let Some(dir) = first {
         dirs.insert(0, dir.to_path_buf());
     }

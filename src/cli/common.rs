@@ -4,12 +4,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::band::BandCatalogue;
-use crate::plan::{CLUE_RANGE, CLUES};
-use crate::search::{Goal, SearchConfig, TUNING_OPTIONS, TuningOption, clue_range_text};
-use crate::tables::{
-    self, BandTables, BuildProgress, BuildSummary, TableError, default_table_path,
-};
+use s17::band::BandCatalogue;
+use s17::plan::{CLUE_RANGE, CLUES};
+use s17::search::{Goal, SearchConfig, TUNING_OPTIONS, TuningOption, clue_range_text};
+use s17::tables::{self, BandTables, BuildProgress, BuildSummary, TableError, default_table_path};
 
 /// Search tuning options: one flag per entry of [`TUNING_OPTIONS`], with
 /// its default, range (checked by clap: a value out of range is a usage
@@ -121,7 +119,7 @@ macro_rules! tuning_group {
                 matches: &clap::ArgMatches,
             ) -> Result<(), clap::Error> {
                 use $crate::cli::common::TuningGroup;
-                for (k, option) in $crate::search::TUNING_OPTIONS.iter().enumerate() {
+                for (k, option) in s17::search::TUNING_OPTIONS.iter().enumerate() {
                     self.keep(k, option, matches);
                 }
                 Ok(())
@@ -370,13 +368,13 @@ pub fn table_error(err: TableError, path: &Path) -> anyhow::Error {
 
 /// The known list at `path` (`--known`), if one is given; a bad line in
 /// it fails the run.
-pub fn read_known(path: Option<&Path>) -> anyhow::Result<Option<crate::known::KnownSet>> {
+pub fn read_known(path: Option<&Path>) -> anyhow::Result<Option<s17::known::KnownSet>> {
     let Some(path) = path else {
         return Ok(None);
     };
-    let (set, bad) = crate::known::KnownSet::read(path)?;
+    let (set, bad) = s17::known::KnownSet::read(path)?;
     if let Some((line, err)) = bad.first() {
-        anyhow::bail!("{}: {}", path.display(), crate::known::describe(*line, err));
+        anyhow::bail!("{}: {}", path.display(), s17::known::describe(*line, err));
     }
     Ok(Some(set))
 }
@@ -410,8 +408,8 @@ pub fn init_threads(threads: usize) -> anyhow::Result<()> {
 }
 
 /// How to open a run's result files, from `--resume` and `--force`.
-pub fn open_mode(resume: bool, force: bool) -> crate::output::OpenMode {
-    use crate::output::OpenMode;
+pub fn open_mode(resume: bool, force: bool) -> s17::output::OpenMode {
+    use s17::output::OpenMode;
     match (resume, force) {
         (true, _) => OpenMode::Resume,
         (false, true) => OpenMode::Overwrite,
@@ -422,8 +420,8 @@ pub fn open_mode(resume: bool, force: bool) -> crate::output::OpenMode {
 /// Warns when a run without `--known` resumes an output that has a
 /// `FILE.new`: the file keeps the new 17s of the runs that had a known
 /// list, and this run will not add its own.
-pub fn warn_untracked_new(command: &str, files: &crate::output::ResultFiles, quiet: bool) {
-    let new = crate::output::new_path(files.output_path());
+pub fn warn_untracked_new(command: &str, files: &s17::output::ResultFiles, quiet: bool) {
+    let new = s17::output::new_path(files.output_path());
     if !quiet && new.exists() {
         eprintln!(
             "s17 {command}: warning: {} is not kept up to date by a run without --known \
@@ -438,7 +436,7 @@ pub fn warn_untracked_new(command: &str, files: &crate::output::ResultFiles, qui
 pub fn report_new(
     command: &str,
     known: &std::path::Path,
-    files: &crate::output::ResultFiles,
+    files: &s17::output::ResultFiles,
     before: u64,
 ) {
     let total = files.new_lines();
@@ -446,7 +444,7 @@ pub fn report_new(
         "s17 {command}: {} (not in {}) found in this run, {total} in all in {}",
         counted(total - before, "new 17"),
         known.display(),
-        crate::output::new_path(files.output_path()).display()
+        s17::output::new_path(files.output_path()).display()
     );
 }
 

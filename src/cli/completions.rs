@@ -125,7 +125,7 @@ pub fn run_man(args: ManArgs) -> Outcome {
         return Ok(true);
     }
     if let Some(dir) = args.dir {
-        crate::output::make_dir("--dir", &dir, false).map_err(super::resumable::into_error)?;
+        s17::output::make_dir("--dir", &dir, false).map_err(super::resumable::into_error)?;
         write_pages(&root, &dir)
             .with_context(|| format!("cannot write the man pages to {}", dir.display()))?;
         return Ok(true);

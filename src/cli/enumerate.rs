@@ -1,6 +1,6 @@
 //! `s17 enumerate`: the ED catalogue (the essentially different grids), by
 //! slice (band 1's index K in the band catalogue) and entry; `--which`
-//! places grids and 17s. The counts file is `crate::ed::counts`.
+//! places grids and 17s. The counts file is `s17::ed::counts`.
 
 use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
@@ -13,10 +13,10 @@ use anyhow::bail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::band::{BANDS, Band};
-use crate::ed::counts::{self, Appender};
-use crate::ed::{Choices, Ed, Entry, SliceCount, Visit, choice_name};
-use crate::grid::{Grid, Puzzle};
+use s17::band::{BANDS, Band};
+use s17::ed::counts::{self, Appender};
+use s17::ed::{Choices, Ed, Entry, SliceCount, Visit, choice_name};
+use s17::grid::{Grid, Puzzle};
 
 use super::common::{counted, init_threads};
 use super::input::{BadLines, LineSource, is_skippable_bytes, no_items};
@@ -68,7 +68,7 @@ pub struct Args {
             "For each grid or puzzle of {} clues of FILE ('-': stdin): \
              `LINE<TAB>CHOICE<TAB>K<TAB>ENTRY<TAB>GRID`, where its ED class is visited \
              (three lines for a grid, one for a puzzle)",
-            crate::search::clue_range_text()
+            s17::search::clue_range_text()
         ),
     )]
     pub which: Option<PathBuf>,
@@ -300,7 +300,7 @@ fn count_slices(
     };
     run.check(&[])?;
     // One run per counts file, as for the result files.
-    let _lock = crate::output::OutputLock::acquire(output)?;
+    let _lock = s17::output::OutputLock::acquire(output)?;
     let (done, mut file) = open_counts(output, resume, force)?;
     let todo: Vec<usize> = slices.clone().filter(|k| !done.contains_key(k)).collect();
     let before = slices.len() - todo.len();

@@ -1,7 +1,7 @@
 //! `s17 exhaust`: every 17 of a slice of the ED catalogue (or a range of
 //! its entries), entries searched in parallel with the bands-1+2 work shared
-//! by their bands 3 (`crate::exhaust`), results in a resumable output file
-//! (`crate::output::ResultFiles`, checkpoint per entry).
+//! by their bands 3 (`s17::exhaust`), results in a resumable output file
+//! (`s17::output::ResultFiles`, checkpoint per entry).
 
 use std::io::Write;
 use std::ops::Range;
@@ -12,11 +12,11 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::ProgressBar;
 
-use crate::band::BANDS;
-use crate::ed::{Ed, Entry};
-use crate::exhaust::estimate::{self, slice_counts};
-use crate::exhaust::{Exhauster, RunTotals, checkpoint_header, driver};
-use crate::search::{SearchConfig, Searcher};
+use s17::band::BANDS;
+use s17::ed::{Ed, Entry};
+use s17::exhaust::estimate::{self, slice_counts};
+use s17::exhaust::{Exhauster, RunTotals, checkpoint_header, driver};
+use s17::search::{SearchConfig, Searcher};
 
 use super::common::{
     GoalArgs, SearchArgs, counted, counted_as, load_tables, open_mode, progress_bar, read_known,
@@ -274,7 +274,7 @@ fn summary((k, what): (usize, &str), totals: &RunTotals, wall: f64, opened: &Ope
     }
 }
 
-/// `--estimate N`: the stratified sample (`crate::exhaust::estimate`), a
+/// `--estimate N`: the stratified sample (`s17::exhaust::estimate`), a
 /// line per slice on stdout, then the estimate for the slices on stderr.
 fn estimate(args: &Args, n: u64, config: SearchConfig, quiet: bool) -> Outcome {
     let slices = args.bands.clone().unwrap_or(0..BANDS as u64);

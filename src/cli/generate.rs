@@ -3,7 +3,7 @@
 
 use std::io::{BufWriter, Write};
 
-use crate::generate::random_grid;
+use s17::generate::random_grid;
 
 use super::Outcome;
 

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::grid::{BYTE_ORDER_MARK, Grid, Puzzle};
+use s17::grid::{BYTE_ORDER_MARK, Grid, Puzzle};
 
 /// A named line source: a file, or standard input.
 pub struct LineSource {

@@ -19,7 +19,7 @@
 //! line (`s17 scan: interrupted: 12 of 40 grids done, results in
 //! found.txt; the same command with --resume continues`). A second signal
 //! ends the process at once: what is checkpointed stays valid, as after a
-//! kill (`crate::output`), and the pieces not finished are searched again
+//! kill (`s17::output`), and the pieces not finished are searched again
 //! by the resume.
 //!
 //! **Exit codes**: 128 + the first signal's number, as a shell reports a

@@ -1,6 +1,6 @@
 //! `s17 lowest`: the lowest clue count of each grid, with a witness puzzle
 //! and what was proven below it (the searches and their order are in
-//! [`crate::lowest`]).
+//! [`s17::lowest`]).
 //!
 //! Without `--output`, one line per grid on stdout in input order,
 //! `INDEX<TAB>COUNT<TAB>PUZZLE<TAB>HOW` (INDEX as `search` numbers its
@@ -20,11 +20,11 @@ use std::time::Instant;
 use anyhow::Context;
 use rayon::prelude::*;
 
-use crate::grid::Grid;
-use crate::lowest::{COUNTS, Lowest, LowestSearch};
-use crate::output::checkpoint_header;
-use crate::scan::{GridFile, Part, scan};
-use crate::search::{GridResult, Rank};
+use s17::grid::Grid;
+use s17::lowest::{COUNTS, Lowest, LowestSearch};
+use s17::output::checkpoint_header;
+use s17::scan::{GridFile, Part, scan};
+use s17::search::{GridResult, Rank};
 
 use super::common::{SearchArgs, counted, load_tables, open_mode, progress_bar, table_path};
 use super::input::{BadLines, no_items};
@@ -219,7 +219,7 @@ fn read_grids(args: &Args) -> anyhow::Result<(Vec<(usize, Grid)>, bool)> {
 fn run_resumable(
     args: &Args,
     output: &Path,
-    config: crate::search::SearchConfig,
+    config: s17::search::SearchConfig,
     quiet: bool,
 ) -> Outcome {
     let grids = args.input.clone().unwrap_or_else(|| PathBuf::from("-"));

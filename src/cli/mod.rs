@@ -66,7 +66,7 @@ enum Command {
     /// Find every minimal puzzle of 17 clues (or of the clue range) of each solution grid.
     #[command(about = format!(
         "Find every minimal puzzle of 17 clues (or --clues {}) of each solution grid",
-        crate::search::clue_range_text()
+        s17::search::clue_range_text()
     ))]
     Search(search::Args),
     /// Search every grid of a grid file into a resumable output file.
@@ -90,7 +90,7 @@ enum Command {
     /// Every 17 (or of the clue range) of a slice of the ED catalogue, or of a range of its entries.
     #[command(about = format!(
         "Every 17 (or --clues {}) of a slice of the ED catalogue, or of a range of its entries",
-        crate::search::clue_range_text()
+        s17::search::clue_range_text()
     ))]
     Exhaust(exhaust::Args),
     /// Many slices of the ED catalogue as units for a cluster: plan, run, status, merge.
@@ -138,7 +138,7 @@ pub fn main() -> ExitCode {
     // crash later.
     #[cfg(target_arch = "x86_64")]
     {
-        let missing = crate::bits::missing_cpu_features();
+        let missing = s17::bits::missing_cpu_features();
         if !missing.is_empty() {
             eprintln!(
                 "s17: error: this build uses CPU features this CPU lacks ({}); rebuild it on \

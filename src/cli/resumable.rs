@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use indicatif::ProgressBar;
 
-use crate::known::KnownSet;
-use crate::output::{OpenMode, Reconciled, Repair, ResultFiles};
+use s17::known::KnownSet;
+use s17::output::{OpenMode, Reconciled, Repair, ResultFiles};
 
 use super::common::{counted, counted_as, progress_bar, warn_untracked_new};
 use super::{Usage, interrupt};
@@ -31,20 +31,20 @@ pub struct Opened {
     pub new_before: u64,
 }
 
-/// The one output rule ([`crate::output::check_output`]) for `-o FILE`
+/// The one output rule ([`s17::output::check_output`]) for `-o FILE`
 /// of a run that reads `inputs`: not `-`, in a directory that exists, and
 /// neither FILE nor a companion (`FILE.lock`, `.done`, `.new`, `.times`,
 /// `.cost`) an input, a campaign's own file or locked by another run.
 /// Called before anything is written; exit 2 for an output the command
 /// line should not have named.
 pub fn refuse_output_as_input(output: &Path, inputs: &[(&str, &Path)]) -> anyhow::Result<()> {
-    crate::output::check_output("-o", output, inputs).map_err(into_error)
+    s17::output::check_output("-o", output, inputs).map_err(into_error)
 }
 
-/// An [`UnsafeOutput`](crate::output::UnsafeOutput) as the command
+/// An [`UnsafeOutput`](s17::output::UnsafeOutput) as the command
 /// line's error: a usage error (exit 2) where the output should not
 /// have been named.
-pub fn into_error(err: crate::output::UnsafeOutput) -> anyhow::Error {
+pub fn into_error(err: s17::output::UnsafeOutput) -> anyhow::Error {
     if err.is_usage() {
         Usage(err.to_string()).into()
     } else {
@@ -61,7 +61,7 @@ impl Resumable<'_> {
             "validate" => "--checkpoint",
             _ => "-o",
         };
-        crate::output::check_output(flag, self.output, inputs).map_err(into_error)
+        s17::output::check_output(flag, self.output, inputs).map_err(into_error)
     }
 
     /// Opens the result files under `header` in `mode`; with a `known`

@@ -1,5 +1,5 @@
 //! `s17 scan`: every grid of a grid file, in parallel, results streamed to
-//! a resumable output file (see `crate::output` for the file design).
+//! a resumable output file (see `s17::output` for the file design).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use crate::known::{KnownSet, describe};
-use crate::output::{OutputError, checkpoint_header};
-use crate::scan::{GridFile, Part, Totals, scan};
-use crate::search::{Goal, Searcher};
+use s17::known::{KnownSet, describe};
+use s17::output::{OutputError, checkpoint_header};
+use s17::scan::{GridFile, Part, Totals, scan};
+use s17::search::{Goal, Searcher};
 
 use super::common::{
     GoalArgs, SearchArgs, counted, load_tables, open_mode, report_new, table_path,
@@ -326,7 +326,7 @@ mod tests {
         assert_eq!(header_detail(part, Goal::default()), "slice=2/3");
         let old = checkpoint_header("scan", 7, "slice=2/3");
         assert_eq!(old.parse(), Ok(Goal::default()));
-        for clues in crate::plan::CLUE_RANGE {
+        for clues in s17::plan::CLUE_RANGE {
             for first in [false, true] {
                 for non_minimal in [false, true] {
                     let goal = Goal {

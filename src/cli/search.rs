@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 use rayon::prelude::*;
 
-use crate::grid::Grid;
-use crate::search::{GridResult, Searcher, Stats};
+use s17::grid::Grid;
+use s17::search::{GridResult, Searcher, Stats};
 
 use super::common::{GoalArgs, SearchArgs, counted, load_tables};
 use super::{Outcome, interrupt};
@@ -60,7 +60,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
         .with_goal(args.goal.goal())
         .with_split_rows_after(grids.len());
     if args.stats {
-        eprintln!("kernels: {}", crate::bits::kernel_forms());
+        eprintln!("kernels: {}", s17::bits::kernel_forms());
     }
     let several = grids.len() > 1 || input.is_some();
     // Ctrl-C stops at once (nothing is checkpointed), saying how far the

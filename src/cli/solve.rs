@@ -4,7 +4,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::solver::{count_solutions, solve};
+use s17::solver::{count_solutions, solve};
 
 use super::Outcome;
 use super::common::counted;

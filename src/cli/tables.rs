@@ -5,7 +5,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::tables::{BandTables, MAX_STORED_SIZE, MIN_STORED_SIZE, counts_line};
+use s17::tables::{BandTables, MAX_STORED_SIZE, MIN_STORED_SIZE, counts_line};
 
 use super::Outcome;
 use super::common::{build_tables, open_or_build, table_error, table_path};

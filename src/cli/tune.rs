@@ -12,10 +12,10 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::ProgressBar;
 
-use crate::generate::random_grid;
-use crate::grid::{Grid, Puzzle};
-use crate::scan::{GridFile, Part, Totals, scan};
-use crate::search::{Goal, SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
+use s17::generate::random_grid;
+use s17::grid::{Grid, Puzzle};
+use s17::scan::{GridFile, Part, Totals, scan};
+use s17::search::{Goal, SearchConfig, Searcher, TUNING_OPTIONS, TuningOption};
 
 use super::Outcome;
 use super::common::{

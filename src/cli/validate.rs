@@ -14,13 +14,13 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use rayon::prelude::*;
 
-use crate::canon::Transform;
-use crate::grid::{Grid, Puzzle};
-use crate::known::{KnownIndex, KnownPuzzle, check_line, describe};
-use crate::output::{Fingerprint, OpenMode, ResultFiles, checkpoint_header};
-use crate::scan::{Totals, scan};
-use crate::search::Searcher;
-use crate::solver::count_solutions;
+use s17::canon::Transform;
+use s17::grid::{Grid, Puzzle};
+use s17::known::{KnownIndex, KnownPuzzle, check_line, describe};
+use s17::output::{Fingerprint, OpenMode, ResultFiles, checkpoint_header};
+use s17::scan::{Totals, scan};
+use s17::search::Searcher;
+use s17::solver::count_solutions;
 
 use super::common::{SearchArgs, counted, load_tables, progress_bar, table_path};
 use super::input::{BadLines, is_skippable, no_items};
@@ -214,7 +214,7 @@ fn read_list(path: &Path) -> anyhow::Result<List> {
     };
     let mut fingerprint = Fingerprint::new();
     fingerprint.update(&bytes);
-    let text = String::from_utf8_lossy(crate::grid::without_bom(&bytes));
+    let text = String::from_utf8_lossy(s17::grid::without_bom(&bytes));
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -317,7 +317,7 @@ fn search_grids(
     todo: &[(usize, Grid)],
     resumed: &mut Resumed,
     report: &Mutex<Report>,
-    search: impl Fn(&Grid) -> Result<crate::search::GridResult, crate::tables::TableError> + Sync,
+    search: impl Fn(&Grid) -> Result<s17::search::GridResult, s17::tables::TableError> + Sync,
     quiet: bool,
 ) -> anyhow::Result<Totals> {
     let times_failed = AtomicBool::new(false);
@@ -545,7 +545,7 @@ fn compare(grid: &Grid, expected: &[Puzzle], found: &[Puzzle], report: &mut Repo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::random_grid;
+    use s17::generate::random_grid;
 
     #[test]
     fn compare_reports_missed_new_and_invalid() {

@@ -6,8 +6,10 @@
 //! unless the pair is in [`EXCEPTIONS`] with its reason. A module missing
 //! from [`LAYERS`] fails the test: a new module gets its layer here and its
 //! line in ARCHITECTURE.md's code map. An exception no longer used fails
-//! too, so the list only shrinks. `src/lib.rs` and `src/main.rs` (the
-//! binary, which sees the library as `s17::`) are not layers.
+//! too, so the list only shrinks. `src/lib.rs` and `src/main.rs` are not
+//! layers; nor are the binary's modules ([`BINARY`]: `src/cli/`, declared
+//! in `src/main.rs`), which see the library as `s17::` and name nothing of
+//! the library crate as `crate::`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -24,8 +26,11 @@ const LAYERS: &[&[&str]] = &[
     &["scan", "ed", "lowest"],
     &["exhaust", "flags", "catalogue"],
     &["campaign"],
-    &["cli", "python"],
+    &["python"],
 ];
+
+/// The binary's modules (`mod NAME;` in `src/main.rs`): above every layer.
+const BINARY: &[&str] = &["cli"];
 
 /// Today's known upward or same-layer uses: (from, to, why).
 const EXCEPTIONS: &[(&str, &str, &str)] = &[];
@@ -34,7 +39,8 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// The top-level modules: `src/NAME.rs` and `src/NAME/`, without the roots.
+/// The library's top-level modules: `src/NAME.rs` and `src/NAME/`, without
+/// the roots and the binary's modules.
 fn top_modules() -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     for entry in fs::read_dir(src()).expect("src/ is readable") {
@@ -49,6 +55,7 @@ fn top_modules() -> BTreeSet<String> {
             names.insert(stem.to_string());
         }
     }
+    names.retain(|name| !BINARY.contains(&name.as_str()));
     names
 }
 
@@ -224,5 +231,35 @@ fn every_exception_is_still_needed() {
         );
         let (a, b) = (layer_of(from).unwrap(), layer_of(to).unwrap());
         assert!(b >= a, "{from} → {to} is downward: it needs no exception");
+    }
+}
+
+#[test]
+fn the_command_line_is_a_module_of_the_binary() {
+    let lib = code_of(&fs::read_to_string(src().join("lib.rs")).unwrap());
+    let main = code_of(&fs::read_to_string(src().join("main.rs")).unwrap());
+    for name in BINARY {
+        assert!(
+            main.contains(&format!("mod {name};")),
+            "src/main.rs declares no `mod {name};`"
+        );
+        assert!(
+            !lib.contains(&format!("mod {name}")),
+            "src/lib.rs declares `{name}`: it belongs to the binary"
+        );
+        // In the binary `crate::` is the binary: its modules name only one
+        // another that way, and the library as `s17::`.
+        for file in files_of(name) {
+            let code = code_of(&fs::read_to_string(&file).unwrap());
+            let library: Vec<String> = crate_refs(&code)
+                .into_iter()
+                .filter(|to| !BINARY.contains(&to.as_str()))
+                .collect();
+            assert!(
+                library.is_empty(),
+                "{} names {library:?} as `crate::`: the library is `s17::` in the binary",
+                file.display()
+            );
+        }
     }
 }

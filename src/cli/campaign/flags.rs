@@ -6,13 +6,13 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use crate::campaign::bitmap::{ExportError, flag_files, numbers_of_minlex};
-use crate::campaign::flags::for_each_flagged;
-use crate::canon::minlex_grid;
-use crate::catalogue::Catalogue;
-use crate::ed::Ed;
-use crate::flags::FlagRecord;
-use crate::grid::{Grid, Puzzle};
+use s17::campaign::bitmap::{ExportError, flag_files, numbers_of_minlex};
+use s17::campaign::flags::for_each_flagged;
+use s17::canon::minlex_grid;
+use s17::catalogue::Catalogue;
+use s17::ed::Ed;
+use s17::flags::FlagRecord;
+use s17::grid::{Grid, Puzzle};
 
 use crate::cli::catalogue::open_catalogue;
 use crate::cli::common::counted;
@@ -49,7 +49,7 @@ pub(super) fn print_flags(args: FlagsArgs, quiet: bool) -> Outcome {
     let mut printed = 0u64;
     for path in files_of(&args.file)? {
         let bytes = std::fs::read(&path).with_context(|| format!("{}", path.display()))?;
-        let file = crate::flags::FlagFile::open(bytes, &path.display().to_string())?;
+        let file = s17::flags::FlagFile::open(bytes, &path.display().to_string())?;
         let h = *file.header();
         if args.count {
             writeln!(
@@ -118,7 +118,7 @@ fn print_numbered(
     Ok(())
 }
 
-/// `s17 campaign bitmap DIR -o FILE`: see [`crate::campaign::bitmap`].
+/// `s17 campaign bitmap DIR -o FILE`: see [`s17::campaign::bitmap`].
 pub(super) fn export_bitmap(args: BitmapArgs, quiet: bool) -> Outcome {
     if args.output.exists() && !args.force {
         return Err(Usage(format!(
@@ -131,14 +131,14 @@ pub(super) fn export_bitmap(args: BitmapArgs, quiet: bool) -> Outcome {
     let ed = Ed::new();
     let mut name = args.output.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".spill{}", std::process::id()));
-    let spill = crate::campaign::flags::SpillDir(args.output.with_file_name(name));
+    let spill = s17::campaign::flags::SpillDir(args.output.with_file_name(name));
     let start = std::time::Instant::now();
     let mut say = |line: String| {
         if !quiet {
             eprintln!("s17 campaign bitmap: {line}");
         }
     };
-    let export = crate::campaign::bitmap::export_bitmap(
+    let export = s17::campaign::bitmap::export_bitmap(
         &args.dir,
         &ed,
         &catalogue,

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::campaign::{self, Status, merge_into};
-use crate::ed::Ed;
-use crate::flags;
-use crate::output::{OutputLock, new_path, write_atomically, write_atomically_with};
+use s17::campaign::{self, Status, merge_into};
+use s17::ed::Ed;
+use s17::flags;
+use s17::output::{OutputLock, new_path, write_atomically, write_atomically_with};
 
 use crate::cli::Outcome;
 use crate::cli::common::{counted, read_known};
@@ -244,7 +244,7 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
             old.display()
         );
     }
-    crate::output::make_dir("-o", dir, true).map_err(crate::cli::resumable::into_error)?;
+    s17::output::make_dir("-o", dir, true).map_err(crate::cli::resumable::into_error)?;
     // One merge at a time into DIR (`DIR.lock`, beside it).
     let lock = OutputLock::acquire(dir)?;
     let spill = campaign::flags::SpillDir(spill_dir(&dir.join("flags")));

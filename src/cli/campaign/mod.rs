@@ -1,5 +1,5 @@
 //! `s17 campaign`: the exhaustive search of many slices of the ED
-//! catalogue as a planned set of units for a cluster (`crate::campaign`):
+//! catalogue as a planned set of units for a cluster (`s17::campaign`):
 //! `plan` cuts the work, `run` searches one unit (what the Slurm array runs),
 //! `status` says how far it is, `merge` gathers the 17s (or the puzzles of
 //! N clues; a `--first` campaign's flags, one file per slice), `flags`
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::campaign::{self, Plan};
+use s17::campaign::{self, Plan};
 
 use super::Outcome;
 use super::common::{GoalArgs, TablesArg};
@@ -280,7 +280,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
 }
 
-use crate::campaign::plan::format_hours as hours;
+use s17::campaign::plan::format_hours as hours;
 
 /// A value out of range (a slice, the unit hours, a unit number) as a
 /// usage error (exit 2); any other error as it is.

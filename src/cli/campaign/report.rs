@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::flags;
+use s17::flags;
 
 use crate::cli::Outcome;
 
@@ -24,7 +24,7 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     if let Some(dir17) = &args.with_17 {
         return survey(&args.dir, dir17);
     }
-    let counts = crate::ed::counts::committed();
+    let counts = s17::ed::counts::committed();
     let files = flag_files(&args.dir)?;
     if let Some(svg) = &args.svg {
         if svg.as_os_str() == "-" {
@@ -98,7 +98,7 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
         flagged += h.flagged;
         complete += done as usize;
     }
-    let all_done = complete == crate::campaign::SLICES;
+    let all_done = complete == s17::campaign::SLICES;
     writeln!(
         out,
         "all\t{grids}\t{searched}\t{covered}\t{flagged}\t{}",
@@ -112,7 +112,7 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     } else {
         format!(
             "ED grids flagged ({what}): at least {flagged} (lower bound: {complete} of {} slices complete, {covered} of {grids} grids covered)",
-            crate::campaign::SLICES
+            s17::campaign::SLICES
         )
     };
     if let Some(svg) = &args.svg {
@@ -128,7 +128,7 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     } else {
         eprintln!(
             "s17 campaign report: ED grids that {what}: at least {flagged} (a lower bound: {complete} of {} slices complete, {} files)",
-            crate::campaign::SLICES,
+            s17::campaign::SLICES,
             files.len()
         );
     }
@@ -171,7 +171,7 @@ fn say_provenance(plans: &std::collections::BTreeMap<Option<u64>, Vec<usize>>, p
 
 /// The flag files (slice-K.s17f) of `dir`, by slice; at least one.
 fn flag_files(dir: &Path) -> anyhow::Result<Vec<(usize, PathBuf)>> {
-    let files = crate::campaign::bitmap::flag_files(dir)?;
+    let files = s17::campaign::bitmap::flag_files(dir)?;
     if files.is_empty() {
         anyhow::bail!("{}: no flag file (slice-K.s17f) in it", dir.display());
     }
@@ -200,7 +200,7 @@ fn survey_file(
             h.describe()
         );
     }
-    let ed_grids = crate::ed::counts::committed()[k].grids;
+    let ed_grids = s17::ed::counts::committed()[k].grids;
     if h.slice as usize != k || h.grids != ed_grids {
         anyhow::bail!(
             "{}: slice {} of {} grids, not slice {k} of {ed_grids} (data/ed-counts.tsv)",
@@ -227,7 +227,7 @@ fn survey_file(
 /// While not complete, `lowest_17` and `lowest_17 + lowest_18` are lower
 /// bounds (an unsearched visit may hold a 17 or 18).
 fn survey(dir18: &Path, dir17: &Path) -> Outcome {
-    let counts = crate::ed::counts::committed();
+    let counts = s17::ed::counts::committed();
     let slices: BTreeSet<usize> = flag_files(dir18)?
         .into_iter()
         .chain(flag_files(dir17)?)
@@ -289,7 +289,7 @@ fn survey(dir18: &Path, dir17: &Path) -> Outcome {
         }
         complete += done as usize;
     }
-    let all_done = complete == crate::campaign::SLICES;
+    let all_done = complete == s17::campaign::SLICES;
     let [grids, c17, c18, lowest_17, also_18, lowest_18] = all;
     writeln!(
         out,
@@ -320,7 +320,7 @@ fn survey(dir18: &Path, dir17: &Path) -> Outcome {
         eprintln!(
             "s17 campaign report: lowest clue count of the ED grids: 17 for at least {lowest_17}, 17 or 18 for at least {} (lower bounds: {complete} of {} slices complete in both campaigns)",
             lowest_17 + lowest_18,
-            crate::campaign::SLICES
+            s17::campaign::SLICES
         );
     }
     Ok(true)
@@ -350,7 +350,7 @@ fn draw(path: &Path, title: &str, rows: &[Row]) -> anyhow::Result<()> {
             .margin(15)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(0f64..crate::campaign::SLICES as f64, 0f64..1.05)
+            .build_cartesian_2d(0f64..s17::campaign::SLICES as f64, 0f64..1.05)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         chart
             .configure_mesh()
@@ -393,6 +393,6 @@ fn draw(path: &Path, title: &str, rows: &[Row]) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
     }
-    crate::disk::write_atomically(path, text.as_bytes())?;
+    s17::disk::write_atomically(path, text.as_bytes())?;
     Ok(())
 }

@@ -2,13 +2,17 @@
 //! claims and runs units until none is left or its time is up).
 
 use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use anyhow::Context;
 
-use crate::campaign::{self, UnitRun};
-use crate::ed::Ed;
-use crate::exhaust::Exhauster;
-use crate::search::SearchConfig;
+use s17::campaign::work::{Claim, Claimed, Claims, Holder, REFRESH};
+use s17::campaign::{self, Plan, UnitRun};
+use s17::ed::{Ed, Entry};
+use s17::exhaust::{Exhauster, RunTotals};
+use s17::search::SearchConfig;
 
 use crate::cli::common::{counted, counted_as, init_threads, load_tables, progress_bar};
 use crate::cli::resumable::say_resuming;
@@ -59,18 +63,13 @@ pub(super) fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
     })?;
     let counts = std::sync::Mutex::new((0u64, 0u64));
     let totals = run
-        .search(
-            &exhauster,
-            &todo,
-            &crate::exhaust::driver::never,
-            &|r, _| {
-                let mut c = counts.lock().expect("no panic while counting");
-                c.0 += r.grids;
-                c.1 += r.puzzles.len() as u64;
-                bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
-                bar.inc(1);
-            },
-        )
+        .search(&exhauster, &todo, &s17::exhaust::driver::never, &|r, _| {
+            let mut c = counts.lock().expect("no panic while counting");
+            c.0 += r.grids;
+            c.1 += r.puzzles.len() as u64;
+            bar.set_message(format!("{} grids, {} puzzles", c.0, c.1));
+            bar.inc(1);
+        })
         .with_context(|| {
             format!(
                 "{name} stopped; run it again to continue (`s17 campaign run {} {}`)",
@@ -101,12 +100,8 @@ pub(super) fn run_unit(args: RunArgs, quiet: bool) -> Outcome {
 const EXIT_TIME_UP: u8 = 75;
 
 /// `campaign work DIR`: claims units one after another
-/// (`crate::campaign::work`) and runs each as `campaign run` does.
+/// (`s17::campaign::work`) and runs each as `campaign run` does.
 pub(super) fn work(args: WorkArgs, quiet: bool) -> Outcome {
-    use campaign::work::{Claimed, Claims, REFRESH};
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::Instant;
-
     init_threads(args.threads)?;
     let plan = read_plan(&args.dir)?;
     let config = SearchConfig::default();
@@ -125,14 +120,19 @@ pub(super) fn work(args: WorkArgs, quiet: bool) -> Outcome {
     interrupt::install_at_once("campaign work", move || {
         format!("worker stopped; its unit is checkpointed, and `s17 campaign work {dir}` goes on")
     })?;
+    let worker = Worker {
+        dir: &args.dir,
+        plan: &plan,
+        config: &config,
+        ed: &ed,
+        exhauster: &exhauster,
+        me: &me,
+        quiet,
+        time_up: &time_up,
+    };
     let units = plan.units.len();
     let (mut cursor, mut finished, mut ran) = (0usize, 0u64, 0u64);
     let mut held = Vec::new();
-    let say = |line: String| {
-        if !quiet {
-            eprintln!("s17 campaign work: {line}");
-        }
-    };
     'scan: loop {
         held.clear();
         for step in 0..units {
@@ -149,72 +149,11 @@ pub(super) fn work(args: WorkArgs, quiet: bool) -> Outcome {
                 }
             };
             cursor = number;
-            let run = match UnitRun::open(&args.dir, &plan, number, &config) {
-                Ok(run) => run,
-                Err(campaign::CampaignError::Output(crate::output::OutputError::Locked(e))) => {
-                    // Another run writes it (claimed another way): theirs.
-                    say(format!("unit {number}: {e}; leaving it"));
-                    continue;
-                }
-                Err(e) => return Err(e.into()),
+            let Some(done) = worker.run_claimed(number, claim)? else {
+                continue;
             };
-            let unit = run.unit().clone();
-            let todo = run.todo(&ed);
-            say(format!(
-                "{me}: unit {number} (slice {}, entries {}..{}): {} to search{}",
-                unit.k,
-                unit.entries.start,
-                unit.entries.end,
-                counted(todo.len() as u64, "entry"),
-                if run.done_before() > 0 {
-                    format!(", {} done before", run.done_before())
-                } else {
-                    String::new()
-                }
-            ));
-            let lost = AtomicBool::new(false);
-            let beating = AtomicBool::new(true);
-            let totals = std::thread::scope(|scope| {
-                scope.spawn(|| {
-                    let mut last = Instant::now();
-                    while beating.load(Ordering::Relaxed) {
-                        std::thread::sleep(std::time::Duration::from_millis(200));
-                        if last.elapsed() >= REFRESH {
-                            last = Instant::now();
-                            if !claim.refresh() {
-                                lost.store(true, Ordering::Relaxed);
-                            }
-                        }
-                    }
-                });
-                let stop = || time_up() || lost.load(Ordering::Relaxed);
-                let totals = run.search(&exhauster, &todo, &stop, &|_, _| {});
-                beating.store(false, Ordering::Relaxed);
-                totals
-            })
-            .with_context(|| {
-                format!(
-                    "unit {number} stopped; a worker (or `s17 campaign run {} {number}`) continues it",
-                    args.dir.display()
-                )
-            })?;
             ran += 1;
-            let whole = totals.entries == todo.len() as u64;
-            say(format!(
-                "unit {number}: {} searched, {} ({:.1} s CPU){}",
-                counted(totals.entries, "entry"),
-                counted(totals.puzzles, "puzzle"),
-                totals.cpu.as_secs_f64(),
-                if whole { ", done" } else { ", given back" }
-            ));
-            if whole {
-                claim.finish()?;
-                finished += 1;
-            } else if lost.load(Ordering::Relaxed) {
-                say(format!(
-                    "unit {number}: its claim was taken as stale by another worker"
-                ));
-            }
+            finished += u64::from(done);
             continue 'scan;
         }
         break;
@@ -225,21 +164,138 @@ pub(super) fn work(args: WorkArgs, quiet: bool) -> Outcome {
         "no unit left to claim"
     };
     let mut line = format!("{me}: {left}; {ran} units run here, {finished} finished");
-    if !held.is_empty() && !time_up() {
-        let list: Vec<String> = held
-            .iter()
-            .take(10)
-            .map(|(u, h)| format!("{u} ({})", h.describe()))
-            .collect();
-        let _ = write!(line, "; held by other workers: {}", list.join(", "));
-        if held.len() > 10 {
-            let _ = write!(line, " and {} more", held.len() - 10);
-        }
+    if !time_up() {
+        line += &held_by_others(&held);
     }
-    say(line);
+    worker.say(line);
     if time_up() {
         // Everything is synced and the claims given back.
         std::process::exit(i32::from(EXIT_TIME_UP));
     }
     Ok(true)
+}
+
+/// What `campaign work` runs each claimed unit with.
+struct Worker<'a, B: AsRef<[u8]> + Sync> {
+    dir: &'a Path,
+    plan: &'a Plan,
+    config: &'a SearchConfig,
+    ed: &'a Ed,
+    exhauster: &'a Exhauster<'a, B>,
+    /// This worker, as its claims describe it.
+    me: &'a str,
+    quiet: bool,
+    time_up: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl<B: AsRef<[u8]> + Sync> Worker<'_, B> {
+    fn say(&self, line: String) {
+        if !self.quiet {
+            eprintln!("s17 campaign work: {line}");
+        }
+    }
+
+    /// Runs the claimed unit `number` until it is done, the time is up or
+    /// the claim is lost; finishes the claim when the unit is done. `None`
+    /// when another run writes the unit (it is left to that run), else
+    /// whether the unit is done.
+    fn run_claimed(&self, number: usize, claim: Claim) -> anyhow::Result<Option<bool>> {
+        let run = match UnitRun::open(self.dir, self.plan, number, self.config) {
+            Ok(run) => run,
+            Err(campaign::CampaignError::Output(s17::output::OutputError::Locked(e))) => {
+                // Another run writes it (claimed another way): theirs.
+                self.say(format!("unit {number}: {e}; leaving it"));
+                return Ok(None);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let unit = run.unit().clone();
+        let todo = run.todo(self.ed);
+        self.say(format!(
+            "{}: unit {number} (slice {}, entries {}..{}): {} to search{}",
+            self.me,
+            unit.k,
+            unit.entries.start,
+            unit.entries.end,
+            counted(todo.len() as u64, "entry"),
+            if run.done_before() > 0 {
+                format!(", {} done before", run.done_before())
+            } else {
+                String::new()
+            }
+        ));
+        let (totals, lost) = self.search_holding(run, &claim, &todo).with_context(|| {
+            format!(
+                "unit {number} stopped; a worker (or `s17 campaign run {} {number}`) continues it",
+                self.dir.display()
+            )
+        })?;
+        let whole = totals.entries == todo.len() as u64;
+        self.say(format!(
+            "unit {number}: {} searched, {} ({:.1} s CPU){}",
+            counted(totals.entries, "entry"),
+            counted(totals.puzzles, "puzzle"),
+            totals.cpu.as_secs_f64(),
+            if whole { ", done" } else { ", given back" }
+        ));
+        if whole {
+            claim.finish()?;
+        } else if lost {
+            self.say(format!(
+                "unit {number}: its claim was taken as stale by another worker"
+            ));
+        }
+        Ok(Some(whole))
+    }
+
+    /// Searches `todo` of `run` while a second thread refreshes `claim`
+    /// every [`REFRESH`]; stops when the time is up or a refresh fails.
+    /// The totals, and whether the claim was lost.
+    fn search_holding(
+        &self,
+        run: UnitRun,
+        claim: &Claim,
+        todo: &[Entry],
+    ) -> Result<(RunTotals, bool), campaign::CampaignError> {
+        let lost = AtomicBool::new(false);
+        let beating = AtomicBool::new(true);
+        let totals = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let mut last = Instant::now();
+                while beating.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    if last.elapsed() >= REFRESH {
+                        last = Instant::now();
+                        if !claim.refresh() {
+                            lost.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            });
+            let stop = || (self.time_up)() || lost.load(Ordering::Relaxed);
+            let totals = run.search(self.exhauster, todo, &stop, &|_, _| {});
+            beating.store(false, Ordering::Relaxed);
+            totals
+        })?;
+        Ok((totals, lost.load(Ordering::Relaxed)))
+    }
+}
+
+/// The closing line's list of units other workers hold: `""` for none,
+/// else `; held by other workers: …` naming the first ten.
+fn held_by_others(held: &[(usize, Holder)]) -> String {
+    let mut line = String::new();
+    if held.is_empty() {
+        return line;
+    }
+    let list: Vec<String> = held
+        .iter()
+        .take(10)
+        .map(|(u, h)| format!("{u} ({})", h.describe()))
+        .collect();
+    let _ = write!(line, "; held by other workers: {}", list.join(", "));
+    if held.len() > 10 {
+        let _ = write!(line, " and {} more", held.len() - 10);
+    }
+    line
 }

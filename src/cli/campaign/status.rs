@@ -6,8 +6,8 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::campaign::{Status, UnitState, status::name_units};
-use crate::output::write_atomically;
+use s17::campaign::{Status, UnitState, status::name_units};
+use s17::output::write_atomically;
 
 use crate::cli::Outcome;
 
@@ -142,7 +142,7 @@ fn report_totals(w: &mut String, dir: &Path, s: &Status) {
                 s.puzzles()
             )
         },
-        if s.goal == crate::search::Goal::default() {
+        if s.goal == s17::search::Goal::default() {
             String::new()
         } else {
             format!(" ({})", s.goal.description())
