@@ -606,7 +606,8 @@ mod tests {
         assert_eq!(held, [2, 3, 4, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
     }
 
-    fn unit(number: usize, entries: Range<u64>, done: Vec<Range<u64>>) -> UnitStatus {
+    fn unit(number: usize, entries: Range<u64>, done: &[(u64, u64)]) -> UnitStatus {
+        let done: Vec<Range<u64>> = done.iter().map(|&(a, b)| a..b).collect();
         UnitStatus {
             unit: crate::campaign::Unit {
                 number,
@@ -634,9 +635,9 @@ mod tests {
         // twice, a line not checkpointed, a malformed one and a last line
         // without its newline.
         let units = [
-            unit(1, 10..20, vec![10..13, 15..16]),
-            unit(0, 0..10, vec![0..10]),
-            unit(2, 20..30, vec![20..30]),
+            unit(1, 10..20, &[(10, 13), (15, 16)]),
+            unit(0, 0..10, &[(0, 10)]),
+            unit(2, 20..30, &[(20, 30)]),
         ];
         fs::write(
             unit_costs(dir.path(), 1),
