@@ -24,13 +24,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::status::{check_mergeable, for_each_kept, holds};
+use super::status::{UnitStatus, check_mergeable, for_each_kept, holds};
 use super::{CampaignError, CostTable, Status, io_error, unit_costs, unit_output};
 use crate::band::Band;
 use crate::ed::{Choices, Ed, Entry, HiForm, Key};
@@ -90,28 +90,109 @@ fn searched_runs(status: &Status) -> BTreeMap<usize, Vec<Range<u64>>> {
     runs
 }
 
-/// The grids of each checkpointed entry of slice `k` from its units' cost
-/// lines (the last line of an entry).
-fn cost_grids(dir: &Path, status: &Status, k: usize) -> Result<HashMap<u64, u64>, CampaignError> {
-    let mut grids = HashMap::new();
-    for u in status.units.iter().filter(|u| u.unit.k == k) {
-        let path = unit_costs(dir, u.unit.number);
-        let text = match std::fs::read(&path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+/// The grids of slice `k`'s checkpointed entries from its units' cost
+/// lines (the last line of an entry), asked for in increasing entry order
+/// beside the slice walk: the units (which do not overlap) are read one at
+/// a time as the walk reaches them, so memory holds one unit's entries,
+/// not the slice's.
+struct CostGrids<'a> {
+    dir: &'a Path,
+    /// Slice `k`'s units, by first entry.
+    units: Vec<&'a UnitStatus>,
+    /// The next unit to read.
+    next: usize,
+    /// The end of the range of the unit read (0 before the first).
+    end: u64,
+    /// Its (entry, grids), sorted, one an entry, and the first not yet
+    /// passed.
+    grids: Vec<(u64, u64)>,
+    at: usize,
+}
+
+impl<'a> CostGrids<'a> {
+    /// Over `units`, those of one slice.
+    fn new(dir: &'a Path, units: impl Iterator<Item = &'a UnitStatus>) -> Self {
+        let mut units: Vec<&UnitStatus> = units.collect();
+        units.sort_by_key(|u| u.unit.entries.start);
+        CostGrids {
+            dir,
+            units,
+            next: 0,
+            end: 0,
+            grids: Vec::new(),
+            at: 0,
+        }
+    }
+
+    /// The grids of `entry`, no smaller than the entry asked for before.
+    fn get(&mut self, entry: u64) -> Result<Option<u64>, CampaignError> {
+        while entry >= self.end {
+            let Some(u) = self.units.get(self.next).copied() else {
+                self.grids.clear();
+                self.end = u64::MAX;
+                break;
+            };
+            self.next += 1;
+            if u.unit.entries.end > entry {
+                self.read(u)?;
+            }
+        }
+        while self.grids.get(self.at).is_some_and(|&(e, _)| e < entry) {
+            self.at += 1;
+        }
+        Ok(self
+            .grids
+            .get(self.at)
+            .filter(|&&(e, _)| e == entry)
+            .map(|&(_, g)| g))
+    }
+
+    /// Reads unit `u`'s cost lines of its checkpointed entries.
+    fn read(&mut self, u: &UnitStatus) -> Result<(), CampaignError> {
+        self.grids.clear();
+        self.at = 0;
+        self.end = u.unit.entries.end;
+        let path = unit_costs(self.dir, u.unit.number);
+        let file = match fs::File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(io_error(&path)(e)),
         };
-        for line in text.lines() {
+        let mut reader = BufReader::with_capacity(1 << 16, file);
+        let mut buf = Vec::with_capacity(128);
+        loop {
+            buf.clear();
+            if reader
+                .read_until(b'\n', &mut buf)
+                .map_err(io_error(&path))?
+                == 0
+            {
+                break;
+            }
+            if buf.last() == Some(&b'\n') {
+                buf.pop();
+            }
+            let line = String::from_utf8_lossy(&buf);
             let f: Vec<&str> = line.split('\t').collect();
             if let [entry, g, _, _] = f[..]
                 && let (Ok(entry), Ok(g)) = (entry.parse::<u64>(), g.parse::<u64>())
                 && holds(&u.done, entry)
             {
-                grids.insert(entry, g);
+                self.grids.push((entry, g));
             }
         }
+        // The last line of an entry counts (a stable sort keeps file order).
+        self.grids.sort_by_key(|&(e, _)| e);
+        let mut kept: Vec<(u64, u64)> = Vec::with_capacity(self.grids.len());
+        for &(e, g) in &self.grids {
+            match kept.last_mut() {
+                Some(last) if last.0 == e => last.1 = g,
+                _ => kept.push((e, g)),
+            }
+        }
+        self.grids = kept;
+        Ok(())
     }
-    Ok(grids)
 }
 
 /// Phase 1: every kept puzzle of every unit placed at its hi visit and
@@ -350,7 +431,8 @@ fn count_slice(
         runs.get(&k)
             .is_some_and(|r| r.len() == 1 && r[0] == (0..costs.slices[k].entries))
     };
-    let grids_of = cost_grids(dir, status, k)?;
+    let mut grids_of = CostGrids::new(dir, status.units.iter().filter(|u| u.unit.k == k));
+    let mut failed: Option<CampaignError> = None;
     // Grids to place: (hi slice, mid band 2, lo slice, lo band 2).
     struct Pending {
         mid: Band,
@@ -361,8 +443,17 @@ fn count_slice(
     let mut pending: Vec<Pending> = Vec::new();
     for r in searched {
         ed.for_each_entry(k, r.clone(), |entry| {
+            if failed.is_some() {
+                return;
+            }
             let c2 = entry.class2;
-            let known = grids_of.get(&entry.number).copied();
+            let known = match grids_of.get(entry.number) {
+                Ok(g) => g,
+                Err(e) => {
+                    failed = Some(e);
+                    return;
+                }
+            };
             let lo_none = !runs.contains_key(&c2);
             if let Some(g) = known
                 && ((whole(k) && whole(c2)) || lo_none)
@@ -394,6 +485,9 @@ fn count_slice(
                 });
             });
         });
+    }
+    if let Some(e) = failed {
+        return Err(e);
     }
     // The pending grids' mid and lo entries, one walk per slice.
     let mids: Vec<Band> = pending.iter().map(|p| p.mid).collect();
@@ -510,5 +604,60 @@ mod tests {
         let runs = [2..5, 7..8, 10..20];
         let held: Vec<u64> = (0..22).filter(|&e| holds(&runs, e)).collect();
         assert_eq!(held, [2, 3, 4, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    }
+
+    fn unit(number: usize, entries: Range<u64>, done: &[(u64, u64)]) -> UnitStatus {
+        let done: Vec<Range<u64>> = done.iter().map(|&(a, b)| a..b).collect();
+        UnitStatus {
+            unit: crate::campaign::Unit {
+                number,
+                k: 3,
+                entries,
+                est_seconds: 1.0,
+            },
+            state: crate::campaign::UnitState::Partial,
+            checkpointed: done.iter().map(|r| r.end - r.start).sum(),
+            grids: 0,
+            uncosted: 0,
+            cpu_seconds: 0.0,
+            done,
+            lines: 0,
+            other_build: false,
+        }
+    }
+
+    #[test]
+    fn cost_grids_read_unit_by_unit_give_the_last_line_of_each_checkpointed_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(crate::campaign::out_dir(dir.path())).unwrap();
+        // Unit 1 (entries 10..20) is listed first; unit 0 (0..10) has no
+        // cost file; unit 2 (20..30) has lines out of order, an entry run
+        // twice, a line not checkpointed, a malformed one and a last line
+        // without its newline.
+        let units = [
+            unit(1, 10..20, &[(10, 13), (15, 16)]),
+            unit(0, 0..10, &[(0, 10)]),
+            unit(2, 20..30, &[(20, 30)]),
+        ];
+        fs::write(
+            unit_costs(dir.path(), 1),
+            "12\t5\t1\t0.1\n10\t7\t1\t0.1\n12\t9\t1\t0.1\n14\t3\t1\t0.1\n11\tx\t1\t0.1\n15\t4\t1\t0.",
+        )
+        .unwrap();
+        fs::write(
+            unit_costs(dir.path(), 2),
+            "25\t1\t1\t1\n21\t2\t1\t1\n25\t6\t1\t1\n29\t8\t2\n",
+        )
+        .unwrap();
+        let mut grids = CostGrids::new(dir.path(), units.iter());
+        let got: Vec<(u64, u64)> = (0..32)
+            .filter_map(|e| grids.get(e).unwrap().map(|g| (e, g)))
+            .collect();
+        assert_eq!(got, [(10, 7), (12, 9), (15, 4), (21, 2), (25, 6)]);
+        // Skipping ahead past whole units.
+        let mut grids = CostGrids::new(dir.path(), units.iter());
+        assert_eq!(grids.get(12).unwrap(), Some(9));
+        assert_eq!(grids.get(25).unwrap(), Some(6));
+        assert_eq!(grids.get(29).unwrap(), None);
     }
 }

@@ -28,7 +28,8 @@
 //! about the cost of `enumerate --count`: some 20 µs an entry, so a slice of
 //! a million entries takes about 20 CPU-seconds and the whole catalogue
 //! several CPU-hours), and a slice's planned cost is shared among its
-//! planned entries in proportion to their bands 3 (an entry with none
+//! planned entries in proportion to their bands 3, each hi visit weighing
+//! [`hi_weight`] more for 18s (an entry of weight 0
 //! costs [`ENTRY_FLOOR_SECONDS`]): the slice's total stays the table's,
 //! a heavy entry is planned heavy and light ones share a unit. A range is
 //! then cut greedily in order ([`cut_by_entry`]): a unit is closed before
@@ -237,8 +238,8 @@ fn even_cuts(n: u64, m: u64) -> impl Iterator<Item = Range<u64>> {
 
 mod per_entry;
 pub use per_entry::{
-    BANDS3_SECONDS_PER_ENTRY, ENTRY_FLOOR_SECONDS, PER_ENTRY_BYTES, cut_by_entry, entry_bands3,
-    entry_costs, pieces_bands3,
+    BANDS3_SECONDS_PER_ENTRY, ENTRY_FLOOR_SECONDS, HI_WEIGHT_18, PER_ENTRY_BYTES, cut_by_entry,
+    entry_bands3, entry_costs, hi_weight, pieces_bands3,
 };
 
 /// A campaign's units, and the header naming the plan.
@@ -668,9 +669,11 @@ pub fn replan_with(
     // Per entry: each piece's cuts by the predicted costs, as counts of
     // entries; else nearly equal lengths.
     let predicted = ed.map(|ed| {
-        entry_costs(&pieces, &pieces_bands3(ed, &pieces), |k| {
-            corrected.slices[k].per_entry
-        })
+        entry_costs(
+            &pieces,
+            &pieces_bands3(ed, &pieces, hi_weight(&plan.goal)),
+            |k| corrected.slices[k].per_entry,
+        )
     });
     let mut cuts: Vec<Option<Vec<Range<u64>>>> = match &predicted {
         Some(p) => p.iter().map(|c| Some(cut_by_entry(c, target))).collect(),

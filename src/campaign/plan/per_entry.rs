@@ -11,13 +11,36 @@ pub const BANDS3_SECONDS_PER_ENTRY: f64 = 20e-6;
 /// The planned cost of an entry with no band 3 to search (`--per-entry`).
 pub const ENTRY_FLOOR_SECONDS: f64 = 0.001;
 
-/// The bands 3 of each entry of `range` of slice `k`, in order: the band 3
-/// visits its search has ([`crate::exhaust::Exhauster::visits`]).
-pub fn entry_bands3(ed: &Ed, k: usize, range: Range<u64>) -> Vec<u32> {
+/// How many bands 3 a hi visit of an entry weighs in its predicted cost
+/// beside its bands 3, by goal ([`entry_bands3`]): 0 for 17s; 8 for 18s
+/// (first per visit or not), whose search does more for each grid it
+/// files. Chosen on three seeds' sampled entries (one a slice, 416 slices:
+/// `benches/exhaust-estimate-2026-11-27-*clues18*.tsv`), each seed's
+/// entries predicted from the other two's: the share of single entries
+/// within half and twice their prediction rises from 0.51 (weight 0) to
+/// 0.66 at 18 and from 0.56 to 0.70 at 18 first; at 17 a weight lowers it
+/// (0.61 at 0, 0.50 at 8), so 17s keep the bands 3 alone.
+pub fn hi_weight(goal: &Goal) -> u32 {
+    if goal.clues >= 18 { HI_WEIGHT_18 } else { 0 }
+}
+
+/// [`hi_weight`] of the 18s.
+pub const HI_WEIGHT_18: u32 = 8;
+
+/// The weight of each entry of `range` of slice `k`, in order: its bands
+/// 3, the band 3 visits its search has ([`crate::exhaust::Exhauster::visits`]),
+/// plus `hi_weight` ([`hi_weight`]) for each of them that is a hi visit
+/// (a grid the entry files).
+pub fn entry_bands3(ed: &Ed, k: usize, range: Range<u64>, hi_weight: u32) -> Vec<u32> {
     let mut out = Vec::with_capacity((range.end - range.start) as usize);
     ed.for_each_entry(k, range, |entry| {
         let mut n = 0u32;
-        ed.entry_visits(k, entry, Choices::ALL, |_| n += 1);
+        ed.entry_visits(k, entry, Choices::ALL, |v| {
+            n += 1;
+            if v.choices.contains(Choices::HI) {
+                n += hi_weight;
+            }
+        });
         out.push(n);
     });
     out
@@ -25,7 +48,7 @@ pub fn entry_bands3(ed: &Ed, k: usize, range: Range<u64>) -> Vec<u32> {
 
 /// [`entry_bands3`] of every piece, in parallel (a large piece in a few
 /// runs: each walks the slice's entries from its start).
-pub fn pieces_bands3(ed: &Ed, pieces: &[(usize, Range<u64>)]) -> Vec<Vec<u32>> {
+pub fn pieces_bands3(ed: &Ed, pieces: &[(usize, Range<u64>)], hi_weight: u32) -> Vec<Vec<u32>> {
     let runs = rayon::current_num_threads().max(1) as u64 * 2;
     let jobs: Vec<(usize, usize, Range<u64>)> = pieces
         .iter()
@@ -38,7 +61,7 @@ pub fn pieces_bands3(ed: &Ed, pieces: &[(usize, Range<u64>)]) -> Vec<Vec<u32>> {
         .collect();
     let counted: Vec<(usize, Vec<u32>)> = jobs
         .into_par_iter()
-        .map(|(i, k, r)| (i, entry_bands3(ed, k, r)))
+        .map(|(i, k, r)| (i, entry_bands3(ed, k, r, hi_weight)))
         .collect();
     let mut out = vec![Vec::new(); pieces.len()];
     for (i, v) in counted {

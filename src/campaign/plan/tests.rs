@@ -170,7 +170,7 @@ fn per_entry_plans_cover_slice_28_and_keep_its_cost() {
     let costs = CostTable::committed();
     let ed = Ed::new();
     let s = spec("28,30:0..40").unwrap();
-    let bands3 = pieces_bands3(&ed, &s.pieces);
+    let bands3 = pieces_bands3(&ed, &s.pieces, 0);
     // The bands 3 of an entry are its visits, as the search walks them.
     let ex_entry = |k: usize, n: u64| {
         let mut e = None;
@@ -222,4 +222,41 @@ fn one_entry_units_above_the_unit_size_are_searched_in_parts() {
     assert!(back.units.iter().all(|u| back.parts(u) == 3));
     let big = Plan::new(&spec("28").unwrap(), 1.0, &costs).unwrap();
     assert!(big.units.iter().all(|u| big.parts(u) == 1));
+}
+
+#[test]
+fn per_entry_weights_add_the_hi_visits_for_18s_only() {
+    let goal = |clues, first| Goal {
+        clues,
+        non_minimal: false,
+        first,
+    };
+    assert_eq!(hi_weight(&Goal::default()), 0);
+    assert_eq!(hi_weight(&goal(18, false)), HI_WEIGHT_18);
+    assert_eq!(hi_weight(&goal(18, true)), HI_WEIGHT_18);
+    let ed = Ed::new();
+    let plain = pieces_bands3(&ed, &[(331, 853_700..853_710)], 0);
+    let weighted = pieces_bands3(&ed, &[(331, 853_700..853_710)], HI_WEIGHT_18);
+    // The oracle: each entry's visits and hi visits counted apart.
+    let mut expected = Vec::new();
+    ed.for_each_entry(331, 853_700..853_710, |entry| {
+        let (mut all, mut hi) = (0u32, 0u32);
+        ed.entry_visits(331, entry, Choices::ALL, |_| all += 1);
+        ed.entry_visits(331, entry, Choices::HI, |_| hi += 1);
+        expected.push((all, all + HI_WEIGHT_18 * hi));
+    });
+    let got: Vec<(u32, u32)> = plain[0]
+        .iter()
+        .copied()
+        .zip(weighted[0].iter().copied())
+        .collect();
+    assert_eq!(got, expected);
+    assert!(
+        expected.iter().any(|&(a, w)| w > a),
+        "these entries file grids"
+    );
+    // A unit's estimate: the slice's cost shared by weight (one entry of
+    // weight 0 at the floor), the slice's total kept.
+    let c = entry_costs(&[(28, 0..3)], &[vec![1, 9, 0]], |_| 10.0);
+    assert_eq!(c[0], vec![3.0, 27.0, ENTRY_FLOOR_SECONDS]);
 }

@@ -109,7 +109,8 @@ fn new_plan(
         Some(ed) => {
             campaign::plan::check_unit_hours(unit_hours).map_err(usage)?;
             warn_per_entry_size(&spec);
-            let bands3 = campaign::plan::pieces_bands3(ed, &spec.pieces);
+            let bands3 =
+                campaign::plan::pieces_bands3(ed, &spec.pieces, campaign::plan::hi_weight(&goal));
             Plan::per_entry(&spec, unit_hours, costs, goal, &bands3)
         }
         None => Plan::for_goal(&spec, unit_hours, costs, goal),
