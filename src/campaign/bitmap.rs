@@ -281,62 +281,24 @@ pub fn export_bitmap(
         .into());
     }
     // Pass 1: the flagged grids in minlex form, spilled by first band.
-    fs::create_dir_all(spill).map_err(io_error(spill))?;
-    let mut writers: Vec<Option<BufWriter<fs::File>>> = (0..BANDS).map(|_| None).collect();
-    let mut bands: Vec<Option<[u8; 27]>> = vec![None; BANDS];
-    let spill_file = |b: usize| spill.join(format!("{:03}.rows", b + 1));
+    let mut spilled = Spill::create(dir, spill)?;
     let mut flagged = 0u64;
     for (k, path) in &files {
         let file = read_flag_file(path)?;
         let records: Vec<FlagRecord> = file.records().collect();
         drop(file);
         let mut batch: Vec<Grid> = Vec::with_capacity(BATCH);
-        let mut flush = |batch: &mut Vec<Grid>| -> Result<(), ExportError> {
-            let forms: Vec<(usize, [u8; 27], [u32; 6])> = batch
-                .par_iter()
-                .map(|g| {
-                    let form = minlex_grid(g).0;
-                    let band1: [u8; 27] = form.digits()[..27].try_into().expect("27 digits");
-                    (
-                        catalogue.walker().class_of(&band1),
-                        band1,
-                        pack(form.digits()),
-                    )
-                })
-                .collect();
-            batch.clear();
-            for (b, band1, rows) in forms {
-                if *bands[b].get_or_insert(band1) != band1 {
-                    return Err(ExportError::Mismatch {
-                        dir: dir.to_path_buf(),
-                        why: format!(
-                            "two minlex grids of first band {:03} differ in rows 1-3",
-                            b + 1
-                        ),
-                    });
-                }
-                let path = spill_file(b);
-                let w = match &mut writers[b] {
-                    Some(w) => w,
-                    slot => slot.insert(BufWriter::with_capacity(
-                        1 << 13,
-                        fs::File::create(&path).map_err(io_error(&path))?,
-                    )),
-                };
-                let bytes: Vec<u8> = rows.iter().flat_map(|r| r.to_le_bytes()).collect();
-                w.write_all(&bytes).map_err(io_error(&path))?;
-            }
-            Ok(())
-        };
         for_each_flagged(ed, *k, &records, |_, grid| {
             batch.push(*grid);
             if batch.len() >= BATCH {
-                flush(&mut batch).map_err(Wrapped::from)?;
+                spilled
+                    .write(catalogue, &mut batch)
+                    .map_err(Wrapped::from)?;
             }
             Ok::<(), Wrapped>(())
         })
         .map_err(|w| w.into_export(path))?;
-        flush(&mut batch)?;
+        spilled.write(catalogue, &mut batch)?;
         flagged += records.len() as u64;
         say(format!(
             "{}: {} flagged grids in minlex form",
@@ -344,18 +306,118 @@ pub fn export_bitmap(
             records.len()
         ));
     }
-    for (b, w) in writers.iter_mut().enumerate() {
-        if let Some(w) = w {
-            w.flush().map_err(io_error(&spill_file(b)))?;
-        }
-    }
-    drop(writers);
+    let bands = spilled.finish()?;
     // Pass 2: band by band in number order.
     let mut writer = BitmapWriter::create(out, &info)?;
+    let numbered_bands = number_spilled(dir, catalogue, spill, &bands, &mut writer, say)?;
+    let set = writer.count();
+    if set != flagged {
+        return Err(ExportError::Mismatch {
+            dir: dir.to_path_buf(),
+            why: format!("{flagged} grids flagged in the files but {set} numbers set"),
+        });
+    }
+    let set = writer.finish(&info)?;
+    Ok(Export {
+        info: BitmapInfo { set, ..info },
+        flagged,
+        bands: numbered_bands,
+    })
+}
+
+/// Pass 1's spill directory: each flagged grid's minlex rows 4 to 9 in the
+/// file of its first band, and each first band's rows 1 to 3.
+struct Spill<'a> {
+    /// The campaign directory, for the errors.
+    dir: &'a Path,
+    spill: &'a Path,
+    writers: Vec<Option<BufWriter<fs::File>>>,
+    bands: Vec<Option<[u8; 27]>>,
+}
+
+/// The spill file of first band `b` (counted from 0).
+fn spill_file(spill: &Path, b: usize) -> PathBuf {
+    spill.join(format!("{:03}.rows", b + 1))
+}
+
+impl<'a> Spill<'a> {
+    fn create(dir: &'a Path, spill: &'a Path) -> Result<Spill<'a>, ExportError> {
+        fs::create_dir_all(spill).map_err(io_error(spill))?;
+        Ok(Spill {
+            dir,
+            spill,
+            writers: (0..BANDS).map(|_| None).collect(),
+            bands: vec![None; BANDS],
+        })
+    }
+
+    /// The grids of `batch` in minlex form (in parallel) into their first
+    /// band's file; `batch` is emptied.
+    fn write(&mut self, catalogue: &Catalogue, batch: &mut Vec<Grid>) -> Result<(), ExportError> {
+        let forms: Vec<(usize, [u8; 27], [u32; 6])> = batch
+            .par_iter()
+            .map(|g| {
+                let form = minlex_grid(g).0;
+                let band1: [u8; 27] = form.digits()[..27].try_into().expect("27 digits");
+                (
+                    catalogue.walker().class_of(&band1),
+                    band1,
+                    pack(form.digits()),
+                )
+            })
+            .collect();
+        batch.clear();
+        for (b, band1, rows) in forms {
+            if *self.bands[b].get_or_insert(band1) != band1 {
+                return Err(ExportError::Mismatch {
+                    dir: self.dir.to_path_buf(),
+                    why: format!(
+                        "two minlex grids of first band {:03} differ in rows 1-3",
+                        b + 1
+                    ),
+                });
+            }
+            let path = spill_file(self.spill, b);
+            let w = match &mut self.writers[b] {
+                Some(w) => w,
+                slot => slot.insert(BufWriter::with_capacity(
+                    1 << 13,
+                    fs::File::create(&path).map_err(io_error(&path))?,
+                )),
+            };
+            let bytes: Vec<u8> = rows.iter().flat_map(|r| r.to_le_bytes()).collect();
+            w.write_all(&bytes).map_err(io_error(&path))?;
+        }
+        Ok(())
+    }
+
+    /// Flushes and closes the files: each first band's rows 1 to 3, `None`
+    /// for a band with no flagged grid.
+    fn finish(mut self) -> Result<Vec<Option<[u8; 27]>>, ExportError> {
+        for (b, w) in self.writers.iter_mut().enumerate() {
+            if let Some(w) = w {
+                w.flush().map_err(io_error(&spill_file(self.spill, b)))?;
+            }
+        }
+        Ok(self.bands)
+    }
+}
+
+/// Pass 2: each first band's spilled grids sorted, numbered in the
+/// catalogue and set in `writer`, band by band in number order (each spill
+/// file removed once read). The number of first bands numbered.
+fn number_spilled(
+    dir: &Path,
+    catalogue: &Catalogue,
+    spill: &Path,
+    bands: &[Option<[u8; 27]>],
+    writer: &mut BitmapWriter,
+    say: &mut dyn FnMut(String),
+) -> Result<usize, ExportError> {
     let mut numbered_bands = 0;
     for (b, band1) in bands.iter().enumerate() {
         let Some(band1) = band1 else { continue };
-        let path = spill_file(b);
+        let path = spill_file(spill, b);
         let mut rows = read_rows(&path)?;
         let _ = fs::remove_file(&path);
         rows.sort_unstable();
@@ -383,19 +445,7 @@ pub fn export_bitmap(
             rows.len()
         ));
     }
-    let set = writer.count();
-    if set != flagged {
-        return Err(ExportError::Mismatch {
-            dir: dir.to_path_buf(),
-            why: format!("{flagged} grids flagged in the files but {set} numbers set"),
-        });
-    }
-    let set = writer.finish(&info)?;
-    Ok(Export {
-        info: BitmapInfo { set, ..info },
-        flagged,
-        bands: numbered_bands,
-    })
+    Ok(numbered_bands)
 }
 
 /// A spill file's rows.

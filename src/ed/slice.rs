@@ -148,7 +148,6 @@ impl Ed {
     ) {
         let r1 = self.rank(k);
         let r2 = self.rank(entry.class2);
-        let plain_band1 = self.band_automorphisms(k) == 1;
         let mut grid = [0u8; 81];
         grid[..27].copy_from_slice(self.catalogue.band(k));
         grid[27..54].copy_from_slice(&entry.band2);
@@ -163,17 +162,7 @@ impl Ed {
         let mut candidates: Vec<(usize, usize, Choices)> = Vec::with_capacity(bands3.len());
         for (i, &number) in numbers.iter().enumerate() {
             let r3 = self.rank(self.index.class_at(number));
-            let mut maybe = Choices::NONE;
-            if r2 <= r3 {
-                maybe |= Choices::HI;
-            }
-            if r1 <= r3 && r3 <= r2 {
-                maybe |= Choices::MID;
-            }
-            if r3 <= r1 {
-                maybe |= Choices::LO;
-            }
-            maybe.0 &= wanted.0;
+            let maybe = Choices(band_rank_choices(r1, r2, r3).0 & wanted.0);
             if !maybe.is_empty() {
                 candidates.push((i, r3, maybe));
             }
@@ -203,54 +192,8 @@ impl Ed {
             if maybe.is_empty() {
                 continue;
             }
-            // Short cut: when the lowest rank of the six is held by one band
-            // alone and the three ranks differ, the grid's hi-forms (and the
-            // forms of its mid and lo visits) are its images under band 1's
-            // automorphisms; without any, the grid is its own form and has
-            // no automorphism.
-            let mut choices = Choices::NONE;
-            let mut plain = Choices::NONE;
-            let mut slow = Choices::NONE;
-            for (choice, strict) in [
-                (Choices::HI, r1 < r2 && r2 < r3 && r1 < stacks),
-                (Choices::MID, r1 < r3 && r3 < r2 && r1 < stacks),
-                (Choices::LO, r3 < r1 && r1 < r2 && r3 < stacks),
-            ] {
-                if maybe.contains(choice) {
-                    if strict {
-                        plain |= choice;
-                    } else {
-                        slow |= choice;
-                    }
-                }
-            }
-            let mut automorphisms = 1;
-            if !plain.is_empty() {
-                if plain_band1 {
-                    choices |= plain;
-                } else if let Some(a) = self.smallest_image(k, &entry.band2, band3) {
-                    choices |= plain;
-                    automorphisms = a;
-                }
-            }
-            if !slow.is_empty() {
-                let key: &Key = grid[27..].try_into().expect("54 digits");
-                if slow.contains(Choices::HI)
-                    && let Some(a) = self.own_hi_form(&grid)
-                {
-                    choices |= Choices::HI;
-                    automorphisms = a;
-                }
-                if slow.contains(Choices::MID) || slow.contains(Choices::LO) {
-                    let hi = self.hi_form(&grid);
-                    for v in self.visits_of(&hi).iter().skip(1) {
-                        let c = Choices::of(v.choice);
-                        if slow.contains(c) && v.class == k && v.key == *key {
-                            choices |= c;
-                        }
-                    }
-                }
-            }
+            let ranks = [r1, r2, r3, stacks];
+            let (choices, automorphisms) = self.band3_choices(k, entry, &grid, ranks, maybe);
             if !choices.is_empty() {
                 visit(&Band3Visit {
                     band3: *band3,
@@ -260,6 +203,87 @@ impl Ed {
             }
         }
     }
+
+    /// Which of the `maybe` choices the grid (bands 1 and 2 of `entry` of
+    /// slice `k`, then a band 3) really is a visit of, and its number of
+    /// automorphisms. `ranks`: of band 1, band 2, band 3 and the lowest of
+    /// the three stacks.
+    fn band3_choices(
+        &self,
+        k: usize,
+        entry: &Entry,
+        grid: &[u8; 81],
+        ranks: [usize; 4],
+        maybe: Choices,
+    ) -> (Choices, u32) {
+        let [r1, r2, r3, stacks] = ranks;
+        let band3: &Band = grid[54..].try_into().expect("27 digits");
+        // Short cut: when the lowest rank of the six is held by one band
+        // alone and the three ranks differ, the grid's hi-forms (and the
+        // forms of its mid and lo visits) are its images under band 1's
+        // automorphisms; without any, the grid is its own form and has
+        // no automorphism.
+        let mut choices = Choices::NONE;
+        let mut plain = Choices::NONE;
+        let mut slow = Choices::NONE;
+        for (choice, strict) in [
+            (Choices::HI, r1 < r2 && r2 < r3 && r1 < stacks),
+            (Choices::MID, r1 < r3 && r3 < r2 && r1 < stacks),
+            (Choices::LO, r3 < r1 && r1 < r2 && r3 < stacks),
+        ] {
+            if maybe.contains(choice) {
+                if strict {
+                    plain |= choice;
+                } else {
+                    slow |= choice;
+                }
+            }
+        }
+        let mut automorphisms = 1;
+        if !plain.is_empty() {
+            if self.band_automorphisms(k) == 1 {
+                choices |= plain;
+            } else if let Some(a) = self.smallest_image(k, &entry.band2, band3) {
+                choices |= plain;
+                automorphisms = a;
+            }
+        }
+        if !slow.is_empty() {
+            let key: &Key = grid[27..].try_into().expect("54 digits");
+            if slow.contains(Choices::HI)
+                && let Some(a) = self.own_hi_form(grid)
+            {
+                choices |= Choices::HI;
+                automorphisms = a;
+            }
+            if slow.contains(Choices::MID) || slow.contains(Choices::LO) {
+                let hi = self.hi_form(grid);
+                for v in self.visits_of(&hi).iter().skip(1) {
+                    let c = Choices::of(v.choice);
+                    if slow.contains(c) && v.class == k && v.key == *key {
+                        choices |= c;
+                    }
+                }
+            }
+        }
+        (choices, automorphisms)
+    }
+}
+
+/// The choices a band 3 of rank `r3` may be a visit of, by the ranks of
+/// bands 1, 2 and 3 alone (the stacks not yet looked at).
+fn band_rank_choices(r1: usize, r2: usize, r3: usize) -> Choices {
+    let mut maybe = Choices::NONE;
+    if r2 <= r3 {
+        maybe |= Choices::HI;
+    }
+    if r1 <= r3 && r3 <= r2 {
+        maybe |= Choices::MID;
+    }
+    if r3 <= r1 {
+        maybe |= Choices::LO;
+    }
+    maybe
 }
 
 /// What a count of (part of) a slice found.
