@@ -321,7 +321,7 @@ impl BandCheckpoints {
                 at = next;
             }
             let end = at.div_ceil(8);
-            if at % 8 != 0 && body[at / 8] & (0xff >> (at % 8)) != 0 {
+            if !at.is_multiple_of(8) && body[at / 8] & (0xff >> (at % 8)) != 0 {
                 return Err(bad(
                     2,
                     format!(
@@ -463,7 +463,7 @@ struct Bits {
 impl Bits {
     fn push(&mut self, value: u64, width: u32) {
         for k in (0..width).rev() {
-            if self.len % 8 == 0 {
+            if self.len.is_multiple_of(8) {
                 self.bytes.push(0);
             }
             let bit = (value >> k & 1) as u8;
