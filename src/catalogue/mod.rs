@@ -20,7 +20,9 @@
 //! ```
 //!
 //! and a number is turned into a grid the other way round (two binary
-//! searches, then a walk of one prefix). Both are exact as long as the
+//! searches, then a walk of one prefix). A band's [`checkpoint`] file, when
+//! there, lets that walk start at the nearer of the checkpoints kept every
+//! few thousand grids of the prefix, with the same answers. Both are exact as long as the
 //! tables are what the walk counts, which is how they are made
 //! (`s17 catalogue build`) and what the tests check.
 //!
@@ -36,6 +38,7 @@
 //! missing.
 
 pub mod bitmap;
+pub mod checkpoint;
 pub mod table;
 pub mod walk;
 
@@ -47,6 +50,7 @@ use rayon::prelude::*;
 use crate::band::{BANDS, Band};
 use crate::grid::Grid;
 
+pub use checkpoint::BandCheckpoints;
 pub use table::BandTable;
 pub use walk::{Flow, Walker};
 
@@ -79,6 +83,12 @@ pub enum CatalogueError {
         built: usize,
         last: u64,
     },
+    #[error(
+        "{what}: no catalogue tables found (looked in $S17_CATALOGUE, the user's cache and \
+         the source's data/catalogue): run `s17 catalogue install --from DIR` with DIR a \
+         checkout's data/catalogue, or set S17_CATALOGUE to it"
+    )]
+    NoTables { what: String },
     #[error("{}: line {line}: {reason}", path.display())]
     Format {
         path: PathBuf,
@@ -121,6 +131,8 @@ pub fn committed_dir() -> PathBuf {
 pub struct Catalogue {
     walker: Walker,
     tables: Vec<Option<(BandTable, PathBuf)>>,
+    /// The checkpoints of the bands that have them (and a table).
+    checkpoints: Vec<Option<(BandCheckpoints, PathBuf)>>,
     /// `starts[b]`: the grids of first bands before `b`, for the bands from
     /// 0 whose tables are all present, plus one entry (their total).
     starts: Vec<u64>,
@@ -150,6 +162,25 @@ impl Catalogue {
             }
             tables.push(found);
         }
+        let mut checkpoints = Vec::with_capacity(BANDS);
+        for entry in &tables {
+            let mut found = None;
+            if let Some((table, _)) = entry {
+                for dir in dirs {
+                    let path = dir.join(BandCheckpoints::file_name(table.band));
+                    match std::fs::read(&path) {
+                        Ok(bytes) => {
+                            let parsed = BandCheckpoints::parse(&bytes, table, &walker, &path)?;
+                            found = Some((parsed, path));
+                            break;
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                        Err(source) => return Err(CatalogueError::Io { path, source }),
+                    }
+                }
+            }
+            checkpoints.push(found);
+        }
         let mut starts = vec![0];
         for entry in &tables {
             match entry {
@@ -160,6 +191,7 @@ impl Catalogue {
         Ok(Catalogue {
             walker,
             tables,
+            checkpoints,
             starts,
         })
     }
@@ -172,6 +204,25 @@ impl Catalogue {
     /// The table of a first band (0-based) and its file, if found.
     pub fn table(&self, band: usize) -> Option<&(BandTable, PathBuf)> {
         self.tables[band].as_ref()
+    }
+
+    /// The checkpoints of a first band (0-based) and their file, if found.
+    pub fn checkpoints(&self, band: usize) -> Option<&(BandCheckpoints, PathBuf)> {
+        self.checkpoints[band].as_ref()
+    }
+
+    /// The grid of rank `rank` in a prefix ([`checkpoint::nth`]).
+    fn nth(&self, band: usize, prefix: usize, rank: u64) -> Option<[u8; 81]> {
+        let table = &self.tables[band].as_ref().expect("numbered").0;
+        let checkpoints = self.checkpoints[band].as_ref().map(|(c, _)| c);
+        checkpoint::nth(&self.walker, table, checkpoints, prefix, rank)
+    }
+
+    /// The rank of a minlex grid in its prefix ([`checkpoint::rank`]).
+    fn rank(&self, band: usize, prefix: usize, form: &[u8; 81]) -> Option<u64> {
+        let table = &self.tables[band].as_ref().expect("numbered").0;
+        let checkpoints = self.checkpoints[band].as_ref().map(|(c, _)| c);
+        checkpoint::rank(&self.walker, table, checkpoints, prefix, form)
     }
 
     /// How many first bands, from 001, have their tables: their numbers are
@@ -218,14 +269,13 @@ impl Catalogue {
     }
 
     /// The catalogue number of a grid in minlex form (not checked): its
-    /// rank in its prefix by [`Walker::rank_in_prefix`] (at most about half
-    /// the prefix walked).
+    /// rank in its prefix, walked from the nearer checkpoint ([`checkpoint`];
+    /// with none, from the nearer end of the prefix).
     pub fn number_of_minlex(&self, form: &[u8; 81]) -> Result<u64, CatalogueError> {
         let (band, prefix) = self.locate_minlex(form)?;
         let table = &self.tables[band].as_ref().expect("numbered").0;
         let rank = self
-            .walker
-            .rank_in_prefix(band, form, table.count(prefix))
+            .rank(band, prefix, form)
             .ok_or_else(|| self.inconsistent(band))?;
         Ok(self.starts[band] + table.before[prefix] + rank + 1)
     }
@@ -345,8 +395,7 @@ impl Catalogue {
                 if group.iter().all(|q| q.2 == group[0].2) {
                     // One rank (asked once or more): walked from the nearer end.
                     let grid = self
-                        .walker
-                        .nth_in_prefix(band, &table.rows4[prefix], table.count(prefix), group[0].2)
+                        .nth(band, prefix, group[0].2)
                         .map(Grid::from_digits_unchecked)
                         .ok_or_else(|| self.inconsistent(band));
                     return group
@@ -382,12 +431,10 @@ impl Catalogue {
     }
 
     /// The minlex grid of a catalogue number (its prefix walked from the
-    /// nearer end, [`Walker::nth_in_prefix`]).
+    /// nearer checkpoint, [`checkpoint`]; with none, from the nearer end).
     pub fn grid(&self, number: u64) -> Result<Grid, CatalogueError> {
         let (band, prefix, rank) = self.locate_number(number)?;
-        let table = &self.tables[band].as_ref().expect("numbered").0;
-        self.walker
-            .nth_in_prefix(band, &table.rows4[prefix], table.count(prefix), rank)
+        self.nth(band, prefix, rank)
             .map(Grid::from_digits_unchecked)
             .ok_or_else(|| self.inconsistent(band))
     }
@@ -466,6 +513,11 @@ impl Catalogue {
         if !(1..=ED_GRIDS).contains(&number) {
             return Err(CatalogueError::OutOfRange(number));
         }
+        if self.tables.iter().all(Option::is_none) {
+            return Err(CatalogueError::NoTables {
+                what: format!("number {number}"),
+            });
+        }
         if number > self.numbered() {
             return Err(CatalogueError::BeyondTables {
                 number,
@@ -485,6 +537,11 @@ impl Catalogue {
     ) -> Result<&(BandTable, PathBuf), CatalogueError> {
         if band < self.bands_numbered() {
             return Ok(self.tables[band].as_ref().expect("numbered"));
+        }
+        if self.tables.iter().all(Option::is_none) {
+            return Err(CatalogueError::NoTables {
+                what: format!("{what} {:03})", band + 1),
+            });
         }
         let missing = (0..=band)
             .find(|&b| self.tables[b].is_none())

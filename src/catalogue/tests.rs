@@ -276,7 +276,9 @@ fn the_committed_tables_cover_the_catalogue_with_its_published_prefixes() {
 /// Speed of grid, number and canon on 10,000 random numbers of the
 /// committed range (`S17_TIMINGS_N` others), in the thread's CPU time, so
 /// that a loaded machine does not skew it (run by hand: `cargo test
-/// --release --lib catalogue::tests::timings -- --ignored --nocapture`).
+/// --release --lib catalogue::tests::timings -- --ignored --nocapture`;
+/// with `S17_TIMINGS_BUILT=1`, numbers of the bands with checkpoints
+/// only).
 #[test]
 #[ignore]
 fn timings() {
@@ -287,9 +289,39 @@ fn timings() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(10_000);
+    // `S17_TIMINGS_BUILT`: numbers of the bands with checkpoints only.
+    let built: Vec<usize> = (0..catalogue.bands_numbered())
+        .filter(|&b| catalogue.checkpoints(b).is_some())
+        .collect();
+    let only_built = std::env::var_os("S17_TIMINGS_BUILT").is_some();
+    let built_total: u64 = built
+        .iter()
+        .map(|&b| catalogue.table(b).unwrap().0.total())
+        .sum();
+    if only_built {
+        assert!(built_total > 0, "no band has checkpoints");
+        println!(
+            "numbers of the {} bands with checkpoints ({built_total} grids)",
+            built.len()
+        );
+    }
+    let draw = |rng: &mut fastrand::Rng| {
+        if !only_built {
+            return rng.u64(1..=catalogue.numbered());
+        }
+        let mut at = rng.u64(..built_total);
+        for &b in &built {
+            let total = catalogue.table(b).unwrap().0.total();
+            if at < total {
+                return catalogue.starts[b] + at + 1;
+            }
+            at -= total;
+        }
+        unreachable!()
+    };
     let (mut grid_ns, mut number_ns, mut canon_ns) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..samples {
-        let k = rng.u64(1..=catalogue.numbered());
+        let k = draw(&mut rng);
         let start = Instant::now();
         let grid = catalogue.grid(k).unwrap();
         grid_ns.push(start.elapsed().as_nanos() as u64);
@@ -479,4 +511,215 @@ fn a_whole_slice_numbers_one_to_one() {
         "slice {k}: {n} ED grids numbered one to one, {:.1} s CPU",
         start.elapsed().as_secs_f64()
     );
+}
+
+/// A table of some prefixes of a committed band only (for building
+/// checkpoints of a big band in test time).
+fn sub_table(band: usize, prefixes: &[usize]) -> BandTable {
+    let table = &committed().table(band).expect("committed").0;
+    let mut sub = BandTable {
+        band,
+        rows4: Vec::new(),
+        before: vec![0],
+    };
+    for &p in prefixes {
+        sub.rows4.push(table.rows4[p]);
+        sub.before.push(sub.total() + table.count(p));
+    }
+    sub
+}
+
+/// Checks the checkpoints of prefix `prefix` against the grids of a plain
+/// forward walk of it (the walk is all they share): checkpoint `i` is the
+/// rows 5-6 of the grid of rank `i K`, and its count the rank of the first
+/// grid with those rows 5-6. Returns the number of checkpoints.
+fn check_checkpoints_by_walk(
+    table: &BandTable,
+    checkpoints: &BandCheckpoints,
+    prefix: usize,
+) -> usize {
+    let walker = walker();
+    let mut rows56 = Vec::new();
+    walker.walk_prefix(table.band, &table.rows4[prefix], &mut |grid| {
+        rows56.push(<[u8; 18]>::try_from(&grid[36..54]).unwrap());
+        Flow::Continue
+    });
+    assert_eq!(rows56.len() as u64, table.count(prefix));
+    let cps = checkpoints.of_prefix(walker, table, prefix);
+    assert_eq!(
+        cps.len() as u64,
+        (rows56.len() as u64 - 1) / checkpoints.spacing
+    );
+    for (i, cp) in cps.iter().enumerate() {
+        let at = (i as u64 + 1) * checkpoints.spacing;
+        assert_eq!(rows56[at as usize], cp.rows56, "checkpoint {}", i + 1);
+        let first = rows56.iter().position(|r| *r == cp.rows56).unwrap();
+        assert_eq!(first as u64, cp.before, "checkpoint {}", i + 1);
+    }
+    cps.len()
+}
+
+/// Grids and ranks found from the checkpoints (built here with a small
+/// spacing, so that a prefix has many) equal those of the plain walk,
+/// around every checkpoint and at random ranks, on sampled prefixes of
+/// bands with and without automorphisms; and the checkpoints themselves
+/// equal a direct walk.
+#[test]
+fn checkpoint_lookups_equal_the_plain_walk() {
+    let walker = walker();
+    let mut rng = fastrand::Rng::with_seed(5353);
+    let mut automorphic = 0;
+    for (band, spacing) in [(0, 300), (5, 2500), (66, 250), (215, 97), (300, 16)] {
+        // Two prefixes of 3 to 20 spacings (band 001 walks slowest).
+        let table = &committed().table(band).expect("committed").0;
+        let fit: Vec<usize> = (0..table.rows4.len())
+            .filter(|&p| (3 * spacing..20 * spacing).contains(&table.count(p)))
+            .collect();
+        let prefixes: Vec<usize> = (0..2).map(|_| fit[rng.usize(..fit.len())]).collect();
+        let sub = sub_table(band, &prefixes);
+        let path = Path::new("test.ckp");
+        let checkpoints = BandCheckpoints::build(walker, &sub, spacing, path).unwrap();
+        // The file round-trips.
+        let bytes = checkpoints.to_bytes(walker, &sub);
+        assert_eq!(
+            BandCheckpoints::parse(&bytes, &sub, walker, path).unwrap(),
+            checkpoints
+        );
+        automorphic += (walker.catalogue().automorphisms(band).len() > 1) as usize;
+        for prefix in 0..sub.rows4.len() {
+            let n = check_checkpoints_by_walk(&sub, &checkpoints, prefix);
+            let count = sub.count(prefix);
+            let mut forward = Vec::new();
+            walker.walk_prefix(band, &sub.rows4[prefix], &mut |grid| {
+                forward.push(*grid);
+                Flow::Continue
+            });
+            let mut ranks: Vec<u64> = vec![0, 1, count - 1, count / 2];
+            for cp in checkpoints.of_prefix(walker, &sub, prefix) {
+                ranks.extend([cp.before.saturating_sub(1), cp.before, cp.before + 1]);
+            }
+            for i in 1..=n as u64 {
+                ranks.extend([i * spacing - 1, i * spacing, i * spacing + 1]);
+            }
+            ranks.extend((0..10).map(|_| rng.u64(..count)));
+            for rank in ranks.into_iter().filter(|&r| r < count) {
+                let grid = &forward[rank as usize];
+                let cp = Some(&checkpoints);
+                assert_eq!(
+                    checkpoint::nth(walker, &sub, cp, prefix, rank),
+                    Some(*grid),
+                    "band {:03} prefix {prefix} rank {rank}",
+                    band + 1
+                );
+                assert_eq!(
+                    checkpoint::rank(walker, &sub, cp, prefix, grid),
+                    Some(rank),
+                    "band {:03} prefix {prefix} rank {rank}",
+                    band + 1
+                );
+                // Without checkpoints: the same.
+                assert_eq!(
+                    checkpoint::rank(walker, &sub, None, prefix, grid),
+                    Some(rank)
+                );
+            }
+            // A rank past the prefix and a grid not minlex have none.
+            assert_eq!(
+                checkpoint::nth(walker, &sub, Some(&checkpoints), prefix, count),
+                None
+            );
+            let mut not_minlex = forward[0];
+            not_minlex.swap(54, 55);
+            assert_eq!(
+                checkpoint::rank(walker, &sub, Some(&checkpoints), prefix, &not_minlex),
+                None
+            );
+        }
+    }
+    assert!(
+        automorphic >= 2,
+        "bands with automorphisms among those checked"
+    );
+}
+
+/// A catalogue with checkpoints for some bands (built into a temporary
+/// directory, the tables committed) numbers as one without.
+#[test]
+fn a_catalogue_with_checkpoints_numbers_as_one_without() {
+    let walker = walker();
+    let dir = std::env::temp_dir().join(format!("s17-catalogue-ckp-{}", std::process::id()));
+    let bands = [300, 398, 415];
+    for band in bands {
+        let table = &committed().table(band).expect("committed").0;
+        BandCheckpoints::build(walker, table, 40, Path::new("x"))
+            .unwrap()
+            .write(walker, table, &dir)
+            .unwrap();
+    }
+    let with = Catalogue::open(&[dir.clone(), committed_dir()]).unwrap();
+    let plain = committed();
+    let mut rng = fastrand::Rng::with_seed(4040);
+    for band in bands {
+        assert!(with.checkpoints(band).is_some());
+        let start = plain.starts[band];
+        let total = plain.table(band).unwrap().0.total();
+        for _ in 0..15 {
+            let k = start + rng.u64(1..=total);
+            let grid = with.grid(k).unwrap();
+            assert_eq!(grid, plain.grid(k).unwrap(), "grid {k}");
+            let image = Transform::random(&mut rng).apply_grid(&grid);
+            assert_eq!(with.number(&image).unwrap(), k);
+        }
+    }
+    // A corrupt file is refused naming it, its line and why.
+    let path = dir.join(BandCheckpoints::file_name(300));
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(!bytes.ends_with(b"\n"), "checkpoints after the header");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Catalogue::open(&[dir.clone(), committed_dir()])
+        .err()
+        .expect("a corrupt file is refused")
+        .to_string();
+    assert!(
+        err.contains("301.ckp: line 2: the bytes do not match"),
+        "{err}"
+    );
+    let text = String::from_utf8_lossy(&bytes).replace("every 40 grids", "every 41 grids");
+    std::fs::write(&path, text.as_bytes()).unwrap();
+    let err = Catalogue::open(&[dir.clone(), committed_dir()])
+        .err()
+        .expect("a changed header is refused")
+        .to_string();
+    assert!(err.contains("301.ckp: line 1:"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The committed checkpoints, on sampled prefixes of a few of the bands
+/// that have them, equal a direct walk of the prefix (the walk is all they
+/// share with the builder).
+#[test]
+fn sampled_committed_checkpoints_equal_a_direct_walk() {
+    let catalogue = committed();
+    let built: Vec<usize> = (0..BANDS)
+        .filter(|&b| catalogue.checkpoints(b).is_some())
+        .collect();
+    assert!(!built.is_empty(), "checkpoints are committed");
+    let mut rng = fastrand::Rng::with_seed(3000);
+    let mut checked = 0;
+    for _ in 0..3 {
+        let band = built[rng.usize(..built.len())];
+        let (table, _) = catalogue.table(band).unwrap();
+        let (checkpoints, _) = catalogue.checkpoints(band).unwrap();
+        let with: Vec<usize> = (0..table.rows4.len())
+            .filter(|&p| table.count(p) > checkpoints.spacing)
+            .collect();
+        if with.is_empty() {
+            continue;
+        }
+        let prefix = with[rng.usize(..with.len())];
+        checked += check_checkpoints_by_walk(table, checkpoints, prefix);
+    }
+    assert!(checked > 0);
 }

@@ -224,10 +224,29 @@ impl Walker {
         count: u64,
         rank: u64,
     ) -> Option<[u8; 81]> {
-        let (mut skip, reverse) = if rank < count / 2 {
-            (rank, false)
+        self.nth_in_band2s(b, row4, &self.band2s(b, row4), (0, count), rank)
+    }
+
+    /// The grid of rank `rank` (0-based, in the prefix `(b, row4)`) among
+    /// the grids of a run of consecutive band 2s of the prefix (`band2s`),
+    /// the prefix's grids before the run and up to its end being `span`:
+    /// walked from the nearer end of the run.
+    pub fn nth_in_band2s(
+        &self,
+        b: usize,
+        row4: &[u8; 9],
+        band2s: &[Band2],
+        span: (u64, u64),
+        rank: u64,
+    ) -> Option<[u8; 81]> {
+        let (before, end) = span;
+        if rank < before || rank >= end {
+            return None;
+        }
+        let (mut skip, reverse) = if rank - before < (end - before) / 2 {
+            (rank - before, false)
         } else {
-            (count.checked_sub(rank + 1)?, true)
+            (end - rank - 1, true)
         };
         let mut out = None;
         let mut visit = |grid: &[u8; 81]| {
@@ -239,9 +258,17 @@ impl Walker {
             Flow::Stop
         };
         if reverse {
-            self.walk_prefix_rev(b, row4, &mut visit);
+            for band2 in band2s.iter().rev() {
+                if self.walk_band2(b, row4, band2, true, &mut visit) == Flow::Stop {
+                    break;
+                }
+            }
         } else {
-            self.walk_prefix(b, row4, &mut visit);
+            for band2 in band2s {
+                if self.walk_band2(b, row4, band2, false, &mut visit) == Flow::Stop {
+                    break;
+                }
+            }
         }
         out
     }
@@ -254,7 +281,20 @@ impl Walker {
     /// it counted backward and taken from `count`.
     pub fn rank_in_prefix(&self, b: usize, form: &[u8; 81], count: u64) -> Option<u64> {
         let row4: &[u8; 9] = form[27..36].try_into().expect("9 digits");
-        let band2s = self.band2s(b, row4);
+        self.rank_in_band2s(b, form, &self.band2s(b, row4), (0, count))
+    }
+
+    /// [`Self::rank_in_prefix`] among the grids of a run of consecutive
+    /// band 2s of the prefix (`band2s`, holding `form`'s rows 5-6), the
+    /// prefix's grids before the run and up to its end being `span`.
+    pub fn rank_in_band2s(
+        &self,
+        b: usize,
+        form: &[u8; 81],
+        band2s: &[Band2],
+        span: (u64, u64),
+    ) -> Option<u64> {
+        let row4: &[u8; 9] = form[27..36].try_into().expect("9 digits");
         let p = band2s
             .binary_search_by(|band2| band2.rows[..].cmp(&form[36..54]))
             .ok()?;
@@ -280,11 +320,13 @@ impl Walker {
         if !found {
             return None;
         }
-        if reverse {
-            count.checked_sub(other + 1)
+        let (before, end) = span;
+        let rank = if reverse {
+            end.checked_sub(other + 1)?
         } else {
-            Some(other)
-        }
+            before + other
+        };
+        (before..end).contains(&rank).then_some(rank)
     }
 
     /// Every band 2 (rows 5-6 under rows 1-4) of the prefix `(b, row4)`
@@ -292,6 +334,19 @@ impl Walker {
     /// `b`; rows 5 and 6 not moved below row 4 by an automorphism of band
     /// `b`), in increasing order.
     pub fn band2s(&self, b: usize, row4: &[u8; 9]) -> Vec<Band2> {
+        self.band2s_between(b, row4, None, None)
+    }
+
+    /// The band 2s of [`Self::band2s`] whose rows 5-6 are at least `from`
+    /// and below `to` (no bound when `None`): the rows 5-6 below `from` are
+    /// skipped without being tested, so a run costs about its own length.
+    pub fn band2s_between(
+        &self,
+        b: usize,
+        row4: &[u8; 9],
+        from: Option<&[u8; 18]>,
+        to: Option<&[u8; 18]>,
+    ) -> Vec<Band2> {
         let mut grid = [0u8; 81];
         grid[..27].copy_from_slice(self.catalogue.band(b));
         grid[27..36].copy_from_slice(row4);
@@ -310,9 +365,12 @@ impl Walker {
             columns,
             boxes,
             rows: [0; 2],
+            from,
+            to,
+            done: false,
             out: Vec::new(),
         };
-        fill.cell(36);
+        fill.cell(36, from.is_some());
         fill.out
     }
 
@@ -535,12 +593,24 @@ struct Rows56<'a> {
     boxes: [u16; 3],
     /// Digits placed in rows 5 and 6.
     rows: [u16; 2],
+    /// Rows 5-6 below `from` are skipped; from `to` on, the fill stops.
+    from: Option<&'a [u8; 18]>,
+    to: Option<&'a [u8; 18]>,
+    done: bool,
     out: Vec<Band2>,
 }
 
 impl Rows56<'_> {
-    fn cell(&mut self, cell: usize) {
+    /// Fills `cell` on; `tight`: the cells before it equal `from`'s, so
+    /// this one starts at `from`'s digit.
+    fn cell(&mut self, cell: usize, tight: bool) {
         if cell == 54 {
+            if let Some(to) = self.to
+                && self.grid[36..54] >= to[..]
+            {
+                self.done = true;
+                return;
+            }
             return self.band2();
         }
         let (r, col) = ((cell - 36) / 9, cell % 9);
@@ -549,7 +619,12 @@ impl Rows56<'_> {
             // Normal order: first digits increase down the band.
             free &= !((2u16 << self.grid[cell - 9]) - 1);
         }
-        while free != 0 {
+        let low = match self.from {
+            Some(from) if tight => from[cell - 36],
+            _ => 0,
+        };
+        free &= !((1u16 << low) - 1);
+        while free != 0 && !self.done {
             let d = free.trailing_zeros() as u8;
             let bit = 1u16 << d;
             free &= free - 1;
@@ -557,7 +632,7 @@ impl Rows56<'_> {
             self.rows[r] |= bit;
             self.boxes[col / 3] |= bit;
             self.columns[col] |= bit;
-            self.cell(cell + 1);
+            self.cell(cell + 1, tight && d == low);
             self.rows[r] ^= bit;
             self.boxes[col / 3] ^= bit;
             self.columns[col] ^= bit;

@@ -10,7 +10,7 @@ use anyhow::Context;
 
 use s17::band::BANDS;
 use s17::catalogue::bitmap::{Answer, Bitmap, BitmapError};
-use s17::catalogue::{BandTable, Catalogue, ED_GRIDS, Flow, Walker};
+use s17::catalogue::{BandCheckpoints, BandTable, Catalogue, ED_GRIDS, Flow, Walker};
 use s17::grid::Grid;
 
 use super::common::{counted, init_threads};
@@ -65,6 +65,16 @@ enum Command {
         /// Worker threads (0: one per core).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Build the checkpoints (`NNN.ckp`) of the bands instead, from
+        /// their tables (in --dir or the usual places): with them, a number
+        /// or a grid walks a few thousand grids, not up to half a prefix.
+        #[arg(long)]
+        checkpoints: bool,
+        /// With --checkpoints: a checkpoint every GRIDS grids of a prefix.
+        #[arg(long, value_name = "GRIDS", requires = "checkpoints",
+              default_value_t = s17::catalogue::checkpoint::DEFAULT_SPACING,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        every: u64,
     },
     /// "Has this grid the flag?" from a bitmap of `s17 campaign bitmap`,
     /// for each grid (any image), one per line: `LINE<TAB>NUMBER<TAB>ANSWER`,
@@ -79,6 +89,18 @@ enum Command {
         bitmap: PathBuf,
         #[command(flatten)]
         tables: TablesDir,
+    },
+    /// Copy checked catalogue tables (and checkpoints) from DIR into the
+    /// user's cache (or --dir), where an installed `s17` finds them: the
+    /// source's `data/catalogue` holds them all.
+    Install {
+        /// Where the tables are (default: the source's data/catalogue, if
+        /// this binary's source is still there).
+        #[arg(long, value_name = "DIR")]
+        from: Option<PathBuf>,
+        /// Where they go (default: the user's cache, ~/.cache/s17/catalogue).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
     /// Which first bands have tables, where, and the numbers they cover.
     Status {
@@ -139,12 +161,22 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             bands,
             dir,
             threads,
+            checkpoints: false,
+            ..
         } => build(&bands, dir, threads, quiet),
+        Command::Build {
+            bands,
+            dir,
+            threads,
+            checkpoints: true,
+            every,
+        } => build_checkpoints(&bands, dir, threads, every, quiet),
         Command::Has {
             input,
             bitmap,
             tables,
         } => has(input, &bitmap, &tables, quiet),
+        Command::Install { from, dir } => install(from, dir, quiet),
         Command::Status { tables } => status(&tables),
     }
 }
@@ -463,15 +495,20 @@ fn grid(numbers: &[String], file: Option<PathBuf>, batch: &Batch, tables: &Table
     Ok(writer.failed == 0)
 }
 
-fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outcome {
-    let (first, last) = parse_range(bands, BANDS as u64, "first band")?;
-    let dir = match dir {
+/// `--dir`, or the user's cache.
+fn build_dir(dir: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    Ok(match dir {
         Some(dir) => dir,
         None => dirs::cache_dir()
             .context("no cache directory: give --dir")?
             .join("s17")
             .join("catalogue"),
-    };
+    })
+}
+
+fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outcome {
+    let (first, last) = parse_range(bands, BANDS as u64, "first band")?;
+    let dir = build_dir(dir)?;
     init_threads(threads)?;
     let walker = Walker::new();
     for band in first as usize - 1..last as usize {
@@ -499,6 +536,120 @@ fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outc
                 path.display()
             );
         }
+    }
+    Ok(true)
+}
+
+/// `catalogue build --checkpoints`: band by band, bands whose file is in
+/// `dir` kept (so a stopped build resumes), each from its table.
+fn build_checkpoints(
+    bands: &str,
+    dir: Option<PathBuf>,
+    threads: usize,
+    every: u64,
+    quiet: bool,
+) -> Outcome {
+    let (first, last) = parse_range(bands, BANDS as u64, "first band")?;
+    let dir = build_dir(dir)?;
+    init_threads(threads)?;
+    let catalogue = open_catalogue(Some(&dir))?;
+    for band in first as usize - 1..last as usize {
+        let path = dir.join(BandCheckpoints::file_name(band));
+        if path.exists() {
+            if !quiet {
+                eprintln!(
+                    "s17 catalogue build: first band {:03}: kept {}",
+                    band + 1,
+                    path.display()
+                );
+            }
+            continue;
+        }
+        let Some((table, table_path)) = catalogue.table(band) else {
+            return Err(Usage(format!(
+                "first band {:03} has no table: run `s17 catalogue build --bands {}` first",
+                band + 1,
+                band + 1
+            ))
+            .into());
+        };
+        let start = Instant::now();
+        let walker = catalogue.walker();
+        let checkpoints = BandCheckpoints::build(walker, table, every, table_path)?;
+        let path = checkpoints.write(walker, table, &dir)?;
+        if !quiet {
+            eprintln!(
+                "s17 catalogue build: first band {:03}: checkpoints every {every} grids, \
+                 {} bytes, {:.1} s -> {}",
+                band + 1,
+                std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+                start.elapsed().as_secs_f64(),
+                path.display()
+            );
+        }
+    }
+    Ok(true)
+}
+
+/// `catalogue install`: every table and checkpoint file of `from`, read
+/// and checked first (a bad file is bad input: nothing is copied), then
+/// copied through a temporary file and a rename.
+fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome {
+    let from = match from {
+        Some(from) => from,
+        None => {
+            let committed = s17::catalogue::committed_dir();
+            if !committed.is_dir() {
+                return Err(Usage(format!(
+                    "the source's tables are not at {}: give --from DIR (a checkout's \
+                     data/catalogue)",
+                    committed.display()
+                ))
+                .into());
+            }
+            committed
+        }
+    };
+    if !from.is_dir() {
+        return Err(Usage(format!("{}: not a directory", from.display())).into());
+    }
+    let dir = build_dir(dir)?;
+    let catalogue =
+        Catalogue::open(std::slice::from_ref(&from)).map_err(|e| Usage(e.to_string()))?;
+    let mut files = Vec::new();
+    for band in 0..BANDS {
+        files.extend(catalogue.table(band).map(|(_, path)| path.clone()));
+        files.extend(catalogue.checkpoints(band).map(|(_, path)| path.clone()));
+    }
+    if files.is_empty() {
+        return Err(Usage(format!(
+            "{}: no catalogue table (NNN.tsv) there",
+            from.display()
+        ))
+        .into());
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut bytes = 0u64;
+    for path in &files {
+        let name = path.file_name().expect("a file name");
+        let target = dir.join(name);
+        let tmp = dir.join(format!("{}.tmp", name.to_string_lossy()));
+        bytes += std::fs::copy(path, &tmp)
+            .with_context(|| format!("copying {} to {}", path.display(), tmp.display()))?;
+        std::fs::rename(&tmp, &target)
+            .with_context(|| format!("renaming {} to {}", tmp.display(), target.display()))?;
+    }
+    if !quiet {
+        eprintln!(
+            "s17 catalogue install: {} tables and {} checkpoint files ({bytes} bytes) -> {} \
+             (first bands 001 to {:03} numbered)",
+            (0..BANDS).filter(|&b| catalogue.table(b).is_some()).count(),
+            (0..BANDS)
+                .filter(|&b| catalogue.checkpoints(b).is_some())
+                .count(),
+            dir.display(),
+            catalogue.bands_numbered()
+        );
     }
     Ok(true)
 }

@@ -18,6 +18,7 @@ mod campaign_flags;
 mod campaign_survey;
 mod campaign_work;
 mod canon;
+mod catalogue_install;
 mod cli;
 mod clues;
 mod completions;

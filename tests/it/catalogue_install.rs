@@ -1,0 +1,109 @@
+//! `s17 catalogue install`: checked tables (and checkpoints) copied into
+//! a directory where `s17` then finds them; a bad source copies nothing.
+
+use std::path::Path;
+
+use crate::common::bin::{BIN, data, stderr, temp};
+
+fn s17(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(BIN)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run s17")
+}
+
+/// A source of the committed tables of the first two bands and band 300,
+/// with the checkpoints of band 300 built for it.
+fn source(name: &str) -> std::path::PathBuf {
+    let from = temp("catalogue_install", name);
+    std::fs::create_dir_all(&from).unwrap();
+    for file in ["001.tsv", "002.tsv", "300.tsv"] {
+        std::fs::copy(data("catalogue").join(file), from.join(file)).unwrap();
+    }
+    let from_text = from.to_str().unwrap();
+    let out = s17(&[
+        "catalogue",
+        "build",
+        "--checkpoints",
+        "--every",
+        "50",
+        "--bands",
+        "300",
+        "--dir",
+        from_text,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(from.join("300.ckp").exists());
+    from
+}
+
+#[test]
+fn install_copies_checked_tables_where_s17_finds_them() {
+    let from = source("good");
+    let dir = temp("catalogue_install", "good-dest");
+    let out = s17(&[
+        "catalogue",
+        "install",
+        "--from",
+        from.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("3 tables and 1 checkpoint files"),
+        "{}",
+        stderr(&out)
+    );
+    for file in ["001.tsv", "002.tsv", "300.tsv", "300.ckp"] {
+        assert_eq!(
+            std::fs::read(dir.join(file)).unwrap(),
+            std::fs::read(from.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    // The installed tables number: grid 1 from them alone.
+    let out = std::process::Command::new(BIN)
+        .args(["catalogue", "grid", "1", "--tables", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("1\t123456789456789123789123456"));
+}
+
+#[test]
+fn a_corrupt_source_is_refused_and_nothing_copied() {
+    let from = source("corrupt");
+    let path = from.join("300.ckp");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    let dir = temp("catalogue_install", "corrupt-dest");
+    let out = s17(&[
+        "catalogue",
+        "install",
+        "--from",
+        from.to_str().unwrap(),
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("300.ckp: line 2:"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!Path::new(&dir).exists());
+    // No tables at all: refused, naming what to give.
+    let empty = temp("catalogue_install", "empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = s17(&["catalogue", "install", "--from", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no catalogue table"),
+        "{}",
+        stderr(&out)
+    );
+}
