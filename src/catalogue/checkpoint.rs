@@ -222,17 +222,8 @@ impl BandCheckpoints {
         let header = std::str::from_utf8(&bytes[..end])
             .map_err(|_| bad(1, "the header is not text".into()))?;
         let body = &bytes[end + 1..];
-        let expected = format!(
-            "# s17 catalogue checkpoints: first band {:03} {}, ",
-            band + 1,
-            band_to_string(walker.catalogue().band(band))
-        );
-        let rest = header.strip_prefix(&expected).ok_or_else(|| {
-            bad(
-                1,
-                format!("the header does not start with `{}`", expected.trim_end()),
-            )
-        })?;
+        let rest = super::table::header_rest(header, "checkpoints", walker, band)
+            .map_err(|r| bad(1, r))?;
         let fields: Vec<&str> = rest.split(", ").collect();
         let field = |i: usize, before: &str, after: &str| -> Result<&str, CatalogueError> {
             fields

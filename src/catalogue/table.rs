@@ -133,17 +133,7 @@ impl BandTable {
         };
         let mut lines = text.lines();
         let header = lines.next().ok_or_else(|| bad(1, "empty file".into()))?;
-        let expected = format!(
-            "# s17 catalogue table: first band {:03} {}, ",
-            band + 1,
-            band_to_string(walker.catalogue().band(band))
-        );
-        let rest = header.strip_prefix(&expected).ok_or_else(|| {
-            bad(
-                1,
-                format!("the header does not start with `{}`", expected.trim_end()),
-            )
-        })?;
+        let rest = header_rest(header, "table", walker, band).map_err(|r| bad(1, r))?;
         let numbers: Vec<&str> = rest.split(", ").collect();
         let field = |i: usize, unit: &str| -> Result<u64, CatalogueError> {
             numbers
@@ -199,4 +189,23 @@ impl BandTable {
         }
         Ok(table)
     }
+}
+
+/// What follows `# s17 catalogue WHAT: first band NNN BAND, ` in a band
+/// file's header (a table's or its checkpoints'), or why it does not
+/// start so.
+pub(super) fn header_rest<'a>(
+    header: &'a str,
+    what: &str,
+    walker: &Walker,
+    band: usize,
+) -> Result<&'a str, String> {
+    let expected = format!(
+        "# s17 catalogue {what}: first band {:03} {}, ",
+        band + 1,
+        band_to_string(walker.catalogue().band(band))
+    );
+    header
+        .strip_prefix(&expected)
+        .ok_or_else(|| format!("the header does not start with `{}`", expected.trim_end()))
 }
