@@ -75,6 +75,7 @@ const COMMAND_NAMES: &[&str] = &[
     "has",
     "bitmap",
     "build",
+    "install",
     "verify",
     "stats",
 ];
