@@ -24,6 +24,7 @@ use s17::canon::{Transform, minlex_grid};
 use s17::grid::{Grid, Puzzle};
 
 use crate::common::bin::{run_with_stdin, s17, temp, text};
+use crate::common::grids_with_a_17;
 
 const LIST: &str = "96:82026..82027,96:1382392..1382393,319:63201..63202";
 /// Catalogue numbers the committed tables reach (first bands 001-044).
@@ -165,26 +166,7 @@ fn a_flag_campaign_by_catalogue_number_its_bitmap_and_lookups_from_any_image() {
         grids.iter().map(|g| format!("{g}\n")).collect::<String>(),
     )
     .unwrap();
-    let out = run(&[
-        "search",
-        "--first",
-        "--clues",
-        "17",
-        "--threads",
-        "2",
-        "-q",
-        "-i",
-        list.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let with_17: BTreeSet<Grid> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let p = Puzzle::parse(l.rsplit('\t').next().unwrap()).unwrap();
-            minlex_grid(&s17::solver::solve(&p, 2).first.unwrap()).0
-        })
-        .collect();
+    let with_17 = grids_with_a_17(&list);
     assert_eq!(with_17, flagged.iter().map(|(_, g)| *g).collect());
 
     // The bitmap: refused for a partial campaign, made with --partial.

@@ -19,7 +19,7 @@ use s17::grid::{Grid, Puzzle};
 use crate::common::SLICE331_17;
 use crate::common::bin::s17;
 use crate::common::bin::{files_in, stdout_of_success, temp, text};
-use crate::common::fixture;
+use crate::common::{fixture, grids_with_a_17};
 
 const LIST: &str = "210:173190..173195,331:853700..853705,331:1683765..1683775";
 
@@ -220,27 +220,7 @@ fn a_first_campaign_merges_into_flags_that_agree_with_the_one_grid_search() {
     let input: String = covered_grids.iter().map(|g| format!("{g}\n")).collect();
     let list = dir.join("covered.txt");
     std::fs::write(&list, input).unwrap();
-    let out = run(&[
-        "search",
-        "--first",
-        "--clues",
-        "17",
-        "--threads",
-        "2",
-        "-q",
-        "-i",
-        list.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let with_17: BTreeSet<Grid> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            // `GRID_NUMBER<TAB>PUZZLE` for several grids.
-            let p = Puzzle::parse(l.rsplit('\t').next().unwrap()).unwrap();
-            minlex_grid(&s17::solver::solve(&p, 2).first.unwrap()).0
-        })
-        .collect();
+    let with_17 = grids_with_a_17(&list);
     let covered: BTreeSet<Grid> = covered_grids.into_iter().collect();
     let flagged: BTreeSet<Grid> = flagged_covered.intersection(&covered).copied().collect();
     assert_eq!(flagged, with_17);

@@ -8,10 +8,12 @@
 pub mod bin;
 pub mod signals;
 
+use std::collections::BTreeSet;
+use std::path::Path;
 use std::sync::OnceLock;
 
 use s17::band::BandCatalogue;
-use s17::canon::Transform;
+use s17::canon::{Transform, minlex_grid};
 use s17::grid::{Grid, Puzzle};
 use s17::known::{KnownIndex, check_lines};
 use s17::search::{GridResult, Searcher};
@@ -124,4 +126,33 @@ pub fn assert_finds_expected<B: AsRef<[u8]> + Sync>(
         "grid {grid} ({config:?}): 17s not in the known list (verified unique): {new:?}"
     );
     result
+}
+
+/// The one-grid search (`s17 search --first --clues 17`) on the grids listed
+/// in `list`, one a line: the minlex grids that have a 17 (an oracle that
+/// shares no code with a campaign's flags).
+pub fn grids_with_a_17(list: &Path) -> BTreeSet<Grid> {
+    let out = bin::s17(&[
+        "search",
+        "--first",
+        "--clues",
+        "17",
+        "--threads",
+        "2",
+        "-q",
+        "-i",
+        list.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", bin::text(&out));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            // `GRID_NUMBER<TAB>PUZZLE` for several grids.
+            let p = Puzzle::parse(l.rsplit('\t').next().unwrap()).unwrap();
+            minlex_grid(&s17::solver::solve(&p, 2).first.unwrap()).0
+        })
+        .collect()
 }
