@@ -3,7 +3,7 @@
 //! tables behind them.
 
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
@@ -506,6 +506,22 @@ fn build_dir(dir: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     })
 }
 
+/// Whether first band `band`'s file at `path` is already built (kept, and
+/// said so unless `quiet`): a stopped build resumes after it.
+fn kept(path: &Path, band: usize, quiet: bool) -> bool {
+    if !path.exists() {
+        return false;
+    }
+    if !quiet {
+        eprintln!(
+            "s17 catalogue build: first band {:03}: kept {}",
+            band + 1,
+            path.display()
+        );
+    }
+    true
+}
+
 fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outcome {
     let (first, last) = parse_range(bands, BANDS as u64, "first band")?;
     let dir = build_dir(dir)?;
@@ -513,14 +529,7 @@ fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outc
     let walker = Walker::new();
     for band in first as usize - 1..last as usize {
         let path = dir.join(BandTable::file_name(band));
-        if path.exists() {
-            if !quiet {
-                eprintln!(
-                    "s17 catalogue build: first band {:03}: kept {}",
-                    band + 1,
-                    path.display()
-                );
-            }
+        if kept(&path, band, quiet) {
             continue;
         }
         let start = Instant::now();
@@ -555,14 +564,7 @@ fn build_checkpoints(
     let catalogue = open_catalogue(Some(&dir))?;
     for band in first as usize - 1..last as usize {
         let path = dir.join(BandCheckpoints::file_name(band));
-        if path.exists() {
-            if !quiet {
-                eprintln!(
-                    "s17 catalogue build: first band {:03}: kept {}",
-                    band + 1,
-                    path.display()
-                );
-            }
+        if kept(&path, band, quiet) {
             continue;
         }
         let Some((table, table_path)) = catalogue.table(band) else {
