@@ -178,6 +178,16 @@ pub fn is_skippable_bytes(line: &[u8]) -> bool {
     }
 }
 
+/// The outcome of a command that read no grid: an error if none was given
+/// at all, else exit 1 (every grid given was bad, and said so).
+pub fn no_grid_given(good: bool) -> super::Outcome {
+    anyhow::ensure!(
+        !good,
+        "no grid given (pass grids as arguments, --input FILE, or on stdin)"
+    );
+    Ok(false)
+}
+
 /// The grids given as arguments, then those of `input` (a file, or `-` for
 /// stdin), numbered from 1 in that order; each bad one reported under
 /// `command` (an argument by its position, a line by file and number).

@@ -27,7 +27,7 @@ use s17::scan::{GridFile, Part, scan};
 use s17::search::{GridResult, Rank};
 
 use super::common::{SearchArgs, counted, load_tables, open_mode, progress_bar, table_path};
-use super::input::{BadLines, no_items};
+use super::input::{BadLines, no_grid_given, no_items};
 use super::resumable::Resumable;
 use super::{Outcome, interrupt};
 
@@ -93,11 +93,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     }
     let (grids, good) = read_grids(&args)?;
     if grids.is_empty() {
-        anyhow::ensure!(
-            !good,
-            "no grid given (pass grids as arguments, --input FILE, or on stdin)"
-        );
-        return Ok(false);
+        return no_grid_given(good);
     }
     let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let search = LowestSearch::new(&catalogue, &tables, config).with_split_rows_after(grids.len());

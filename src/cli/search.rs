@@ -14,6 +14,7 @@ use s17::grid::Grid;
 use s17::search::{GridResult, Searcher, Stats};
 
 use super::common::{GoalArgs, SearchArgs, counted, load_tables};
+use super::input::no_grid_given;
 use super::{Outcome, interrupt};
 
 /// Results waiting to be printed in input order: the next position to print,
@@ -47,11 +48,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let config = args.search.start(args.threads)?;
     let Given { grids, good, input } = read_grids(&args)?;
     if grids.is_empty() {
-        anyhow::ensure!(
-            !good,
-            "no grid given (pass grids as arguments, --input FILE, or on stdin)"
-        );
-        return Ok(false);
+        return no_grid_given(good);
     }
     let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     // Once no grid waits (at once for fewer grids than threads), the rows
