@@ -294,6 +294,27 @@ fn unit_holding(dir: &Path, k: usize, entry: u64) -> usize {
         .number
 }
 
+/// Runs the units of `plan` outside slice 28 (what a replan left), then
+/// `campaign status` and `campaign merge`: complete, and the same merged 17.
+fn run_all_but_slice_28_and_merge(dir: &Path, plan: &Plan) {
+    for u in plan.units.iter().filter(|u| u.k != 28) {
+        let out = run_on(
+            &["campaign", "run"],
+            dir,
+            &[&u.number.to_string(), "--threads", "1"],
+        );
+        assert!(out.status.success(), "unit {}: {}", u.number, text(&out));
+    }
+    let out = run_on(&["campaign", "status"], dir, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let (out, file) = merge(dir, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        format!("{SLICE331_17}\n")
+    );
+}
+
 /// `campaign merge DIR -o DIR/17s.txt --force MORE` (the tests merge
 /// again into the same file; the refusal without --force is
 /// tests/it/refusals_and_answers.rs').
@@ -567,22 +588,7 @@ fn replan_cuts_what_is_left_by_the_measured_costs_and_merges_the_same() {
         );
     }
     // Run what is left: complete, and the same merged 17 as before.
-    for u in after.units.iter().filter(|u| u.k != 28) {
-        let out = run_on(
-            &["campaign", "run"],
-            &dir,
-            &[&u.number.to_string(), "--threads", "1"],
-        );
-        assert!(out.status.success(), "unit {}: {}", u.number, text(&out));
-    }
-    let out = run_on(&["campaign", "status"], &dir, &[]);
-    assert!(out.status.success(), "{}", text(&out));
-    let (out, file) = merge(&dir, &[]);
-    assert!(out.status.success(), "{}", text(&out));
-    assert_eq!(
-        std::fs::read_to_string(&file).unwrap(),
-        format!("{SLICE331_17}\n")
-    );
+    run_all_but_slice_28_and_merge(&dir, &after);
     // --replan with --slices or --force is refused as usage.
     let out = run_on(
         &["campaign", "plan", "--replan", "--slices", "28", "-o"],
@@ -685,20 +691,5 @@ fn per_entry_plans_and_replans_cover_the_entries_once_and_merge_the_same() {
         assert_eq!(after.units[u.number], *u);
     }
     assert_eq!(covered(&after), want);
-    for u in after.units.iter().filter(|u| u.k != 28) {
-        let out = run_on(
-            &["campaign", "run"],
-            &dir,
-            &[&u.number.to_string(), "--threads", "1"],
-        );
-        assert!(out.status.success(), "unit {}: {}", u.number, text(&out));
-    }
-    let out = run_on(&["campaign", "status"], &dir, &[]);
-    assert!(out.status.success(), "{}", text(&out));
-    let (out, file) = merge(&dir, &[]);
-    assert!(out.status.success(), "{}", text(&out));
-    assert_eq!(
-        std::fs::read_to_string(&file).unwrap(),
-        format!("{SLICE331_17}\n")
-    );
+    run_all_but_slice_28_and_merge(&dir, &after);
 }
