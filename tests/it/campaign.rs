@@ -27,7 +27,7 @@ use s17::campaign::{CostTable, Plan, PlanSpec};
 
 use crate::common::SLICE331_17;
 use crate::common::bin::s17;
-use crate::common::bin::{temp, text};
+use crate::common::bin::{campaign_merge, temp, text};
 use crate::common::fixture;
 
 const SMALL: &str = "28:0..10,30:0..10,331:1683764..1683774";
@@ -307,28 +307,12 @@ fn run_all_but_slice_28_and_merge(dir: &Path, plan: &Plan) {
     }
     let out = run_on(&["campaign", "status"], dir, &[]);
     assert!(out.status.success(), "{}", text(&out));
-    let (out, file) = merge(dir, &[]);
+    let (out, file) = campaign_merge(dir, &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         format!("{SLICE331_17}\n")
     );
-}
-
-/// `campaign merge DIR -o DIR/17s.txt --force MORE` (the tests merge
-/// again into the same file; the refusal without --force is
-/// tests/it/refusals_and_answers.rs').
-fn merge(dir: &Path, more: &[&str]) -> (Output, PathBuf) {
-    let file = dir.join("17s.txt");
-    let out = s17(&["campaign", "merge"])
-        .arg(dir)
-        .arg("-o")
-        .arg(&file)
-        .arg("--force")
-        .args(more)
-        .output()
-        .unwrap();
-    (out, file)
 }
 
 #[test]
@@ -371,7 +355,7 @@ fn a_finished_campaign_is_complete_and_merges_its_17s() {
         assert_eq!((row[3], row[5]), ("10", puzzles), "{said}");
     }
     let known = concat!(env!("CARGO_MANIFEST_DIR"), "/data/known17.txt");
-    let (out, file) = merge(&dir, &["--known", known]);
+    let (out, file) = campaign_merge(&dir, &["--known", known]);
     let said = text(&out);
     assert!(out.status.success(), "{said}");
     assert_eq!(
@@ -398,7 +382,7 @@ fn a_finished_campaign_is_complete_and_merges_its_17s() {
 #[test]
 fn a_unit_cut_as_a_kill_leaves_it_and_run_again_gives_the_same_17s() {
     let dir = copy_of_finished("killed");
-    let (out, file) = merge(&dir, &[]);
+    let (out, file) = campaign_merge(&dir, &[]);
     assert!(out.status.success(), "{}", text(&out));
     let straight = std::fs::read(&file).unwrap();
     // The unit with the 17, cut as a kill in the middle of writing leaves
@@ -424,9 +408,9 @@ fn a_unit_cut_as_a_kill_leaves_it_and_run_again_gives_the_same_17s() {
 
     let out = run_on(&["campaign", "status"], &dir, &[]);
     assert_refused(&out, &[&format!("partial: {unit}\n"), "17s: 0 distinct"]);
-    let (out, _) = merge(&dir, &[]);
+    let (out, _) = campaign_merge(&dir, &[]);
     assert_refused(&out, &[&format!("partial units: {unit}")]);
-    let (out, _) = merge(&dir, &["--partial"]);
+    let (out, _) = campaign_merge(&dir, &["--partial"]);
     assert!(out.status.success(), "{}", text(&out));
 
     let out = run_on(
@@ -444,7 +428,7 @@ fn a_unit_cut_as_a_kill_leaves_it_and_run_again_gives_the_same_17s() {
         text(&out)
     );
     assert!(run_on(&["campaign", "status"], &dir, &[]).status.success());
-    let (out, file) = merge(&dir, &[]);
+    let (out, file) = campaign_merge(&dir, &[]);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(std::fs::read(&file).unwrap(), straight);
     // Every cost line is whole again.
@@ -461,7 +445,7 @@ fn a_deleted_unit_is_named_and_refused_by_merge() {
     }
     let out = run_on(&["campaign", "status"], &dir, &[]);
     assert_refused(&out, &[&format!("not started: {unit}\n"), "incomplete"]);
-    let (out, file) = merge(&dir, &[]);
+    let (out, file) = campaign_merge(&dir, &[]);
     assert_refused(&out, &[&format!("units not started: {unit}")]);
     assert!(!file.exists(), "nothing merged");
 }
@@ -478,7 +462,7 @@ fn checkpoint_lines_outside_their_unit_or_twice_are_errors() {
     let outside =
         format!("error: unit {unit}: entry 70 is checkpointed outside the unit's entries 0..");
     assert_refused(&out, &[&outside]);
-    let (out, _) = merge(&dir, &[]);
+    let (out, _) = campaign_merge(&dir, &[]);
     assert_refused(&out, &["entry 70 is checkpointed outside"]);
 
     // An entry of the unit twice.
@@ -502,7 +486,7 @@ fn checkpoint_lines_outside_their_unit_or_twice_are_errors() {
     assert!(out.status.success(), "{}", text(&out));
     let out = run_on(&["campaign", "status"], &dir, &[]);
     assert!(out.status.success(), "{}", text(&out));
-    let puzzles: BTreeSet<String> = std::fs::read_to_string(merge(&dir, &[]).1)
+    let puzzles: BTreeSet<String> = std::fs::read_to_string(campaign_merge(&dir, &[]).1)
         .unwrap()
         .lines()
         .map(String::from)

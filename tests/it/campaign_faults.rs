@@ -14,7 +14,7 @@ use s17::grid::Puzzle;
 
 use crate::common::SLICE331_17;
 use crate::common::bin::s17;
-use crate::common::bin::{temp, text};
+use crate::common::bin::{campaign_merge, temp, text};
 use crate::common::fixture;
 
 const SMALL: &str = "28:0..4,331:1683767..1683771";
@@ -102,14 +102,7 @@ fn assert_named_and_refused(dir: &Path, needles: &[&str]) {
     let file = dir.join("17s.txt");
     std::fs::write(&file, "an earlier merge\n").unwrap();
     for more in [&[][..], &["--partial"][..]] {
-        let out = s17(&["campaign", "merge"])
-            .arg(dir)
-            .arg("-o")
-            .arg(&file)
-            .arg("--force")
-            .args(more)
-            .output()
-            .unwrap();
+        let (out, _) = campaign_merge(dir, more);
         let said = text(&out);
         assert_eq!(out.status.code(), Some(1), "merge {more:?}: {said}");
         for needle in needles {

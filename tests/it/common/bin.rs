@@ -148,3 +148,19 @@ pub fn files_in(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// `campaign merge DIR -o DIR/17s.txt --force MORE` (the tests merge
+/// again into the same file; the refusal without --force is
+/// tests/it/refusals_and_answers.rs').
+pub fn campaign_merge(dir: &Path, more: &[&str]) -> (Output, PathBuf) {
+    let file = dir.join("17s.txt");
+    let out = s17(&["campaign", "merge"])
+        .arg(dir)
+        .arg("-o")
+        .arg(&file)
+        .arg("--force")
+        .args(more)
+        .output()
+        .unwrap();
+    (out, file)
+}
