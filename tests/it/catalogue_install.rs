@@ -38,18 +38,23 @@ fn source(name: &str) -> std::path::PathBuf {
     from
 }
 
-#[test]
-fn install_copies_checked_tables_where_s17_finds_them() {
-    let from = source("good");
-    let dir = temp("catalogue_install", "good-dest");
-    let out = s17(&[
+/// `s17 catalogue install --from FROM --dir DIR`.
+fn install(from: &Path, dir: &Path) -> std::process::Output {
+    s17(&[
         "catalogue",
         "install",
         "--from",
         from.to_str().unwrap(),
         "--dir",
         dir.to_str().unwrap(),
-    ]);
+    ])
+}
+
+#[test]
+fn install_copies_checked_tables_where_s17_finds_them() {
+    let from = source("good");
+    let dir = temp("catalogue_install", "good-dest");
+    let out = install(&from, &dir);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("3 tables and 1 checkpoint files"),
@@ -81,14 +86,7 @@ fn a_corrupt_source_is_refused_and_nothing_copied() {
     bytes[last] ^= 0x40;
     std::fs::write(&path, bytes).unwrap();
     let dir = temp("catalogue_install", "corrupt-dest");
-    let out = s17(&[
-        "catalogue",
-        "install",
-        "--from",
-        from.to_str().unwrap(),
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
+    let out = install(&from, &dir);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("300.ckp: line 2:"),
