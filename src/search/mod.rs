@@ -426,11 +426,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             catalogue: self.catalogue,
             tables: self.tables,
             config: self.config,
-            goal: Goal {
-                clues: plan::CLUES,
-                non_minimal: false,
-                first: true,
-            },
+            goal: Goal::first_look(),
             split_after: if self.split_now() { 0 } else { usize::MAX },
             started: AtomicUsize::new(0),
         };
