@@ -644,8 +644,28 @@ pub fn replan_with(
     let target = hours * 3600.0;
     let started = started_units(dir)?;
     let (measured, ratio) = measured_costs(dir, plan, costs)?;
-    let corrected = corrected_costs(costs, &measured, ratio);
-    let (pieces, free) = left_pieces(plan, &started);
+    let mut corrected = costs.clone();
+    for s in corrected.slices.iter_mut() {
+        s.per_entry *= ratio;
+    }
+    for m in &measured {
+        corrected.slices[m.k].per_entry = costs.slices[m.k].per_entry * m.ratio;
+    }
+    // The entries of the units not started, as maximal runs.
+    let mut pieces: Vec<(usize, Range<u64>)> = Vec::new();
+    let mut left: Vec<&Unit> = plan
+        .units
+        .iter()
+        .filter(|u| !started.contains(&u.number))
+        .collect();
+    let free: Vec<usize> = left.iter().map(|u| u.number).collect();
+    left.sort_by_key(|u| (u.k, u.entries.start));
+    for u in left {
+        match pieces.last_mut() {
+            Some((k, r)) if *k == u.k && r.end == u.entries.start => r.end = u.entries.end,
+            _ => pieces.push((u.k, u.entries.clone())),
+        }
+    }
     // Per entry: each piece's cuts by the predicted costs, as counts of
     // entries; else nearly equal lengths.
     let predicted = ed.map(|ed| {
@@ -659,7 +679,27 @@ pub fn replan_with(
         Some(p) => p.iter().map(|c| Some(cut_by_entry(c, target))).collect(),
         None => vec![None; pieces.len()],
     };
-    let counts = unit_counts(&pieces, &mut cuts, &corrected, target, free.len());
+    let mut counts: Vec<u64> = pieces
+        .iter()
+        .zip(&cuts)
+        .map(|((k, r), cut)| match cut {
+            Some(cut) => cut.len() as u64,
+            None => unit_count(r.end - r.start, corrected.slices[*k].per_entry, target),
+        })
+        .collect();
+    // No number left empty: cut the piece of the longest units finer.
+    while (counts.iter().sum::<u64>() as usize) < free.len() {
+        let (i, _) = pieces
+            .iter()
+            .zip(&counts)
+            .enumerate()
+            .filter(|(_, ((_, r), m))| r.end - r.start > **m)
+            .max_by_key(|(_, ((_, r), m))| (r.end - r.start).div_ceil(**m))
+            .expect("the units replaced had an entry each");
+        counts[i] += 1;
+        // A piece cut finer is cut in nearly equal lengths.
+        cuts[i] = None;
+    }
     let new: u64 = counts.iter().sum();
     let total = plan.units.len() - free.len() + new as usize;
     if total > MAX_UNITS {
@@ -694,15 +734,32 @@ pub fn replan_with(
     }
     units.sort_by_key(|u| u.number);
     let kept = total - new as usize;
+    let list = plan
+        .header
+        .split(' ')
+        .find_map(|w| w.strip_prefix("slices="))
+        .unwrap_or("?")
+        .to_string();
     let mut out = Plan {
         header: String::new(),
         units,
         goal: plan.goal,
     };
     let lines: u64 = measured.iter().map(|m| m.entries).sum();
-    let replanned =
-        format!("replanned: {kept} units kept, {lines} cost lines measured at {ratio:.3} of plan");
-    out.header = replan_header(plan, &out, hours, costs, ed.is_some(), &replanned);
+    out.header = format!(
+        "{MAGIC} slices={list} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; {}{}; replanned: {kept} units kept, {lines} cost lines measured at {ratio:.3} of plan",
+        out.units.len(),
+        out.entries(),
+        format_hours(out.seconds()),
+        plan.goal,
+        costs.source,
+        costs.model,
+        if ed.is_some() {
+            "; per entry by its bands 3"
+        } else {
+            ""
+        },
+    );
     Ok(Replanned {
         plan: out,
         kept,
@@ -710,109 +767,6 @@ pub fn replan_with(
         measured,
         ratio,
     })
-}
-
-/// `costs` corrected by what the campaign measured: every slice by the
-/// campaign-wide `ratio`, a slice with cost lines of its own by its own
-/// ratio.
-fn corrected_costs(costs: &CostTable, measured: &[Measured], ratio: f64) -> CostTable {
-    let mut corrected = costs.clone();
-    for s in corrected.slices.iter_mut() {
-        s.per_entry *= ratio;
-    }
-    for m in measured {
-        corrected.slices[m.k].per_entry = costs.slices[m.k].per_entry * m.ratio;
-    }
-    corrected
-}
-
-/// The entries of the units of `plan` not `started`, as maximal runs
-/// (slice, entries) in order, and the numbers those units free.
-fn left_pieces(
-    plan: &Plan,
-    started: &std::collections::BTreeSet<usize>,
-) -> (Vec<(usize, Range<u64>)>, Vec<usize>) {
-    let mut pieces: Vec<(usize, Range<u64>)> = Vec::new();
-    let mut left: Vec<&Unit> = plan
-        .units
-        .iter()
-        .filter(|u| !started.contains(&u.number))
-        .collect();
-    let free: Vec<usize> = left.iter().map(|u| u.number).collect();
-    left.sort_by_key(|u| (u.k, u.entries.start));
-    for u in left {
-        match pieces.last_mut() {
-            Some((k, r)) if *k == u.k && r.end == u.entries.start => r.end = u.entries.end,
-            _ => pieces.push((u.k, u.entries.clone())),
-        }
-    }
-    (pieces, free)
-}
-
-/// The number of units each piece is cut into: its `cuts` by entry where
-/// given, else about `target` seconds each by the `corrected` costs; with
-/// fewer units than the `free` numbers, the piece of the longest units is
-/// cut finer (and then in nearly equal lengths: its cut by entry dropped)
-/// until no number is left empty.
-fn unit_counts(
-    pieces: &[(usize, Range<u64>)],
-    cuts: &mut [Option<Vec<Range<u64>>>],
-    corrected: &CostTable,
-    target: f64,
-    free: usize,
-) -> Vec<u64> {
-    let mut counts: Vec<u64> = pieces
-        .iter()
-        .zip(cuts.iter())
-        .map(|((k, r), cut)| match cut {
-            Some(cut) => cut.len() as u64,
-            None => unit_count(r.end - r.start, corrected.slices[*k].per_entry, target),
-        })
-        .collect();
-    while (counts.iter().sum::<u64>() as usize) < free {
-        let (i, _) = pieces
-            .iter()
-            .zip(&counts)
-            .enumerate()
-            .filter(|(_, ((_, r), m))| r.end - r.start > **m)
-            .max_by_key(|(_, ((_, r), m))| (r.end - r.start).div_ceil(**m))
-            .expect("the units replaced had an entry each");
-        counts[i] += 1;
-        cuts[i] = None;
-    }
-    counts
-}
-
-/// The header of a re-planned `out`: that of a plan of `hours` per unit
-/// (the slices of the old `plan`, its goal, the costs and model), then
-/// what the re-planning did (`replanned`).
-fn replan_header(
-    plan: &Plan,
-    out: &Plan,
-    hours: f64,
-    costs: &CostTable,
-    per_entry: bool,
-    replanned: &str,
-) -> String {
-    let list = plan
-        .header
-        .split(' ')
-        .find_map(|w| w.strip_prefix("slices="))
-        .unwrap_or("?");
-    format!(
-        "{MAGIC} slices={list} unit-hours={hours} units={} entries={} est-core-hours={}{} costs={}; {}{}; {replanned}",
-        out.units.len(),
-        out.entries(),
-        format_hours(out.seconds()),
-        plan.goal,
-        costs.source,
-        costs.model,
-        if per_entry {
-            "; per entry by its bands 3"
-        } else {
-            ""
-        },
-    )
 }
 
 #[cfg(test)]
