@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use crate::band::BandCatalogue;
 use crate::grid::{Grid, Puzzle};
-use crate::plan;
+use crate::search::plan;
 use crate::search::{Goal, SearchConfig, Searcher, Stats};
 use crate::tables::{BandTables, TableError};
 

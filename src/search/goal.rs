@@ -20,7 +20,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::plan::{self, CLUE_RANGE, CLUES, Counts};
+use super::plan::{self, CLUE_RANGE, CLUES, Counts};
 
 /// What a search looks for: puzzles of how many clues, minimal ones only
 /// or every valid one, all of them or the first.
