@@ -40,7 +40,7 @@
 //! cost only in part (log sd about 0.9 around the prediction, against 1.0
 //! around the slice's mean: `benches/README.md`).
 //!
-//! Re-planning a running campaign (`plan --replan`, [`replan`]): the units
+//! Re-planning a running campaign (`plan --replan`, [`replan()`]): the units
 //! started keep their lines; the entries of the others are cut again by the
 //! table corrected per slice by measured over planned CPU time from the
 //! units' `.cost` records (pooled with the campaign-wide ratio, which also
