@@ -76,10 +76,8 @@ fn benches(c: &mut Criterion) {
             one.install(|| black_box(searcher.search(black_box(&known1)).unwrap().puzzles.len()))
         })
     });
-    let searcher18 = Searcher::new(&catalogue, &tables, SearchConfig::default()).with_goal(Goal {
-        clues: 18,
-        ..Goal::default()
-    });
+    let searcher18 =
+        Searcher::new(&catalogue, &tables, SearchConfig::default()).with_goal(Goal::all(18));
     group.bench_function("random grid 1 (seed 1), --clues 18", |b| {
         b.iter(|| {
             one.install(|| {

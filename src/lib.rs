@@ -33,7 +33,6 @@ pub mod grid;
 pub mod known;
 pub mod lowest;
 pub mod output;
-pub mod plan;
 #[cfg(feature = "python")]
 pub mod python;
 pub mod scan;

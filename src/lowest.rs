@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use crate::band::BandCatalogue;
 use crate::grid::{Grid, Puzzle};
-use crate::plan;
+use crate::search::plan;
 use crate::search::{Goal, SearchConfig, Searcher, Stats};
 use crate::tables::{BandTables, TableError};
 
@@ -112,11 +112,12 @@ impl<'a, B: AsRef<[u8]> + Sync> LowestSearch<'a, B> {
     ) -> Self {
         let searchers = COUNTS
             .map(|clues| {
-                Searcher::new(catalogue, tables, config).with_goal(Goal {
-                    clues,
-                    non_minimal: false,
-                    first: clues > plan::CLUES,
-                })
+                let goal = if clues > plan::CLUES {
+                    Goal::first_of(clues)
+                } else {
+                    Goal::all(clues)
+                };
+                Searcher::new(catalogue, tables, config).with_goal(goal)
             })
             .collect();
         LowestSearch { searchers }

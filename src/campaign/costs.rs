@@ -359,11 +359,7 @@ mod tests {
             );
             assert_ne!(t.source, CostTable::committed().source, "{name}");
         }
-        let first18 = Goal {
-            clues: 18,
-            first: true,
-            non_minimal: false,
-        };
+        let first18 = Goal::first_of(18);
         assert!(
             CostTable::for_goal(&first18)
                 .unwrap()
@@ -384,11 +380,7 @@ mod tests {
 
     #[test]
     fn goals_other_than_17s_need_their_own_table() {
-        let goal = Goal {
-            clues: 19,
-            first: true,
-            non_minimal: false,
-        };
+        let goal = Goal::first_of(19);
         let err = CostTable::for_goal(&goal).unwrap_err().to_string();
         assert!(err.contains("data/ed-costs-19-first.tsv"), "{err}");
         assert!(
@@ -401,10 +393,7 @@ mod tests {
             ),
             "{err}"
         );
-        let first17 = Goal {
-            first: true,
-            ..Goal::default()
-        };
+        let first17 = Goal::first_of(17);
         assert_eq!(
             CostTable::for_goal(&first17).unwrap().source,
             CostTable::committed().source

@@ -31,6 +31,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
+use std::io::BufRead;
 use std::ops::Range;
 use std::path::Path;
 
@@ -385,6 +386,39 @@ fn read_unit(
     }
     status.state = UnitState::Partial;
     let checkpoint = checkpoint.unwrap_or_default();
+    match check_header(unit, goal, &checkpoint, &done_path, problems) {
+        Some(other_build) => status.other_build = other_build,
+        None => return Ok(status),
+    }
+    let (promised, order) = read_promises(n, &checkpoint, &done_path, problems)?;
+    let present = match output {
+        Some(mut reader) => count_output(unit, goal, &mut reader, &output_path, problems)?,
+        None => HashMap::new(),
+    };
+    let done = settle_done(unit, &promised, order, &present, &mut status, problems);
+    drop(present);
+    if status.checkpointed == unit.len() {
+        status.state = UnitState::Done;
+    }
+    hold_distinct(dir, &status, goal, distinct)?;
+    add_costs(dir, &done, &mut status)?;
+    Ok(status)
+}
+
+/// Checks the first line of a unit's checkpoint against the header a run
+/// of `unit` for `goal` writes: `Some(other_build)` when it is the unit's
+/// work (`other_build`: written by another build or configuration), `None`
+/// with the problem named when the header is not text, or names another
+/// goal or other work. A checkpoint without a complete header has nothing
+/// checkpointed: it passes.
+fn check_header(
+    unit: &Unit,
+    goal: &Goal,
+    checkpoint: &[u8],
+    done_path: &Path,
+    problems: &mut Vec<Problem>,
+) -> Option<bool> {
+    let n = unit.number;
     let expected = checkpoint_header(unit.k, &unit.entries, &SearchConfig::default(), goal);
     let found = match checkpoint.iter().position(|&b| b == b'\n') {
         Some(end) => match std::str::from_utf8(&checkpoint[..end]) {
@@ -392,11 +426,11 @@ fn read_unit(
             Err(_) => {
                 problems.push(Problem::BadLine {
                     unit: n,
-                    path: done_path,
+                    path: done_path.to_path_buf(),
                     line: 1,
                     why: "the checkpoint header is not text (a byte that is not UTF-8)".into(),
                 });
-                return Ok(status);
+                return None;
             }
         },
         None => expected.clone(), // no complete header: nothing checkpointed
@@ -408,104 +442,138 @@ fn read_unit(
                 found: theirs.description(),
                 expected: goal.description(),
             });
-            return Ok(status);
+            return None;
         }
         problems.push(Problem::OtherWork {
             unit: n,
             found: work_of(&found).to_string(),
             expected: work_of(&expected).to_string(),
         });
-        return Ok(status);
+        return None;
     }
-    status.other_build = found != expected;
-    // The checkpoint's lines: entry -> promised count (None: twice).
-    let mut promised: HashMap<u64, Option<u64>> = HashMap::new();
+    Some(found != expected)
+}
+
+/// Entry -> the count its checkpoint line promises (`None`: two lines).
+type Promises = HashMap<u64, Option<u64>>;
+
+/// The checkpoint's lines after its header: entry -> promised count
+/// (`None`: the entry is checkpointed twice, named as a problem), and the
+/// entries in the order of their first line. Lines that are not
+/// `ENTRY<TAB>COUNT` are named.
+fn read_promises(
+    n: usize,
+    checkpoint: &[u8],
+    done_path: &Path,
+    problems: &mut Vec<Problem>,
+) -> Result<(Promises, Vec<u64>), CampaignError> {
+    let mut promised = Promises::new();
     let mut order: Vec<u64> = Vec::new();
     let mut twice: BTreeSet<u64> = BTreeSet::new();
-    {
-        let mut bad = BadLines::new(n, &done_path);
-        let mut reader = &checkpoint[..];
-        for_each_line(&mut reader, &done_path, |number, line| {
-            if number == 1 {
-                return; // the header
-            }
-            match parse_checkpoint_line(line) {
-                Some((entry, count)) => match promised.get_mut(&entry) {
-                    Some(seen) => {
-                        *seen = None;
-                        twice.insert(entry);
-                    }
-                    None => {
-                        promised.insert(entry, Some(count));
-                        order.push(entry);
-                    }
-                },
-                None => bad.push(number, "not ENTRY<TAB>COUNT".into()),
-            }
-        })?;
-        bad.into_problems(problems);
-    }
+    let mut bad = BadLines::new(n, done_path);
+    let mut reader = checkpoint;
+    for_each_line(&mut reader, done_path, |number, line| {
+        if number == 1 {
+            return; // the header
+        }
+        match parse_checkpoint_line(line) {
+            Some((entry, count)) => match promised.get_mut(&entry) {
+                Some(seen) => {
+                    *seen = None;
+                    twice.insert(entry);
+                }
+                None => {
+                    promised.insert(entry, Some(count));
+                    order.push(entry);
+                }
+            },
+            None => bad.push(number, "not ENTRY<TAB>COUNT".into()),
+        }
+    })?;
+    bad.into_problems(problems);
     problems.extend(
         twice
             .into_iter()
             .map(|entry| Problem::Twice { unit: n, entry }),
     );
-    // The output's lines, one at a time: a count per entry.
-    let inside = |e: u64| unit.entries.contains(&e);
+    Ok((promised, order))
+}
+
+/// The output's lines, one at a time: the number of puzzle lines of each
+/// entry. Cut or foreign lines, entries outside the unit and puzzles not of
+/// the goal's clue count are named (a puzzle of another clue count still
+/// counts for the checkpoint, as a resume counts it).
+fn count_output(
+    unit: &Unit,
+    goal: &Goal,
+    reader: &mut impl BufRead,
+    output_path: &Path,
+    problems: &mut Vec<Problem>,
+) -> Result<HashMap<u64, u64>, CampaignError> {
     let mut present: HashMap<u64, u64> = HashMap::new();
-    if let Some(mut reader) = output {
-        let mut bad = BadLines::new(n, &output_path);
-        let clues = goal.clues;
-        for_each_line(&mut reader, &output_path, |number, line| {
-            let Some((entry, rest)) = split_entry(line) else {
-                bad.push(
-                    number,
-                    "not ENTRY<TAB>PUZZLE (a cut or foreign line)".into(),
-                );
-                return;
-            };
-            if !inside(entry) {
-                bad.push(
-                    number,
-                    format!(
-                        "entry {entry} is outside the unit's entries {}..{}",
-                        unit.entries.start, unit.entries.end
-                    ),
-                );
-            }
-            match check_puzzle(rest, clues) {
-                Ok(_) => *present.entry(entry).or_default() += 1,
-                Err(why) => {
-                    // A line of another clue count still counts for the
-                    // checkpoint (as a resume counts it); it is named.
-                    if rest.len() == CELLS && Puzzle::parse_bytes(rest).is_ok() {
-                        *present.entry(entry).or_default() += 1;
-                    }
-                    bad.push(number, why);
+    let mut bad = BadLines::new(unit.number, output_path);
+    let clues = goal.clues;
+    for_each_line(reader, output_path, |number, line| {
+        let Some((entry, rest)) = split_entry(line) else {
+            bad.push(
+                number,
+                "not ENTRY<TAB>PUZZLE (a cut or foreign line)".into(),
+            );
+            return;
+        };
+        if !unit.entries.contains(&entry) {
+            bad.push(
+                number,
+                format!(
+                    "entry {entry} is outside the unit's entries {}..{}",
+                    unit.entries.start, unit.entries.end
+                ),
+            );
+        }
+        match check_puzzle(rest, clues) {
+            Ok(_) => *present.entry(entry).or_default() += 1,
+            Err(why) => {
+                // A line of another clue count still counts for the
+                // checkpoint (as a resume counts it); it is named.
+                if rest.len() == CELLS && Puzzle::parse_bytes(rest).is_ok() {
+                    *present.entry(entry).or_default() += 1;
                 }
+                bad.push(number, why);
             }
-        })?;
-        bad.into_problems(problems);
-    }
-    // Done: one checkpoint line whose count the output holds.
+        }
+    })?;
+    bad.into_problems(problems);
+    Ok(present)
+}
+
+/// The done entries, sorted: those with one checkpoint line whose count the
+/// output holds (one outside the unit is named instead). Sets `status`'s
+/// lines, checkpointed count and runs of done entries.
+fn settle_done(
+    unit: &Unit,
+    promised: &Promises,
+    order: Vec<u64>,
+    present: &HashMap<u64, u64>,
+    status: &mut UnitStatus,
+    problems: &mut Vec<Problem>,
+) -> Vec<u64> {
     let mut done: Vec<u64> = Vec::new();
     for entry in order {
         if let Some(Some(count)) = promised.get(&entry)
             && present.get(&entry).copied().unwrap_or(0) == *count
         {
-            if inside(entry) {
+            if unit.entries.contains(&entry) {
                 done.push(entry);
                 status.lines += count;
             } else {
                 problems.push(Problem::Outside {
-                    unit: n,
+                    unit: unit.number,
                     entry,
                     entries: unit.entries.clone(),
                 });
             }
         }
     }
-    drop(present);
     done.sort_unstable();
     status.checkpointed = done.len() as u64;
     for &e in &done {
@@ -514,11 +582,19 @@ fn read_unit(
             _ => status.done.push(e..e + 1),
         }
     }
-    if status.checkpointed == unit.len() {
-        status.state = UnitState::Done;
-    }
-    // The distinct puzzles, while few: the output read again, its kept
-    // lines only (so no line is held while the entries are not known).
+    done
+}
+
+/// Adds the unit's distinct puzzles to `distinct`, while few: the output
+/// read again, its kept lines only (so no line is held while the entries
+/// are not known). Past [`DISTINCT_CAP`], or with a puzzle too large to
+/// pack, `distinct` becomes `None`.
+fn hold_distinct(
+    dir: &Path,
+    status: &UnitStatus,
+    goal: &Goal,
+    distinct: &mut Option<Distinct>,
+) -> Result<(), CampaignError> {
     if distinct
         .as_ref()
         .is_some_and(|d| d.held as u64 + status.lines > DISTINCT_CAP as u64)
@@ -526,11 +602,11 @@ fn read_unit(
         *distinct = None;
     }
     if let Some(d) = distinct.as_mut() {
-        let set = d.sets.entry(unit.k).or_default();
+        let set = d.sets.entry(status.unit.k).or_default();
         let mut packable = true;
-        for_each_kept(dir, &status, |_, _, p| {
+        for_each_kept(dir, status, |_, _, p| {
             if p.clue_count() != goal.clues {
-                return; // named above
+                return; // named by count_output
             }
             match PackedPuzzle::new(&p) {
                 Some(key) => d.held += set.insert(key) as usize,
@@ -541,9 +617,14 @@ fn read_unit(
             *distinct = None;
         }
     }
-    // The cost lines: CPU time of every line, grids of the checkpointed
-    // entries (the last line of each).
-    let costs_path = unit_costs(dir, n);
+    Ok(())
+}
+
+/// Adds the unit's cost lines to `status`: the CPU time of every line, the
+/// grids of the `done` entries (the last line of each); a done entry
+/// without a line counts as uncosted.
+fn add_costs(dir: &Path, done: &[u64], status: &mut UnitStatus) -> Result<(), CampaignError> {
+    let costs_path = unit_costs(dir, status.unit.number);
     let mut grids: HashMap<u64, u64> = HashMap::new();
     if let Some(mut reader) = open_or_none(&costs_path)? {
         for_each_line(&mut reader, &costs_path, |_, line| {
@@ -558,13 +639,13 @@ fn read_unit(
             }
         })?;
     }
-    for entry in &done {
+    for entry in done {
         match grids.get(entry) {
             Some(g) => status.grids += g,
             None => status.uncosted += 1,
         }
     }
-    Ok(status)
+    Ok(())
 }
 
 /// Calls `f(entry, line, puzzle)` for each puzzle of a checkpointed entry

@@ -202,19 +202,34 @@ impl BandCheckpoints {
     }
 
     /// Parses a checkpoint file of the band of `table`, checked as the
-    /// module note says.
+    /// module note says: its header (`check_header`), then its
+    /// checkpoints (`check_body`).
     pub fn parse(
         bytes: &[u8],
         table: &BandTable,
         walker: &Walker,
         path: &Path,
     ) -> Result<BandCheckpoints, CatalogueError> {
-        let band = table.band;
-        let bad = |line: usize, reason: String| CatalogueError::Format {
-            path: path.to_path_buf(),
-            line,
-            reason,
-        };
+        let (spacing, body) = Self::check_header(bytes, table, walker, path)?;
+        let starts = Self::check_body(body, table, walker, spacing, path)?;
+        Ok(BandCheckpoints {
+            band: table.band,
+            spacing,
+            body: body.to_vec(),
+            starts,
+        })
+    }
+
+    /// The spacing a checkpoint file's header gives, and the bytes after
+    /// it, once the header is that of the band of `table` and agrees with
+    /// the table (grids, checkpoints) and with those bytes (length, hash).
+    fn check_header<'b>(
+        bytes: &'b [u8],
+        table: &BandTable,
+        walker: &Walker,
+        path: &Path,
+    ) -> Result<(u64, &'b [u8]), CatalogueError> {
+        let bad = format_error(path);
         let end = bytes
             .iter()
             .position(|&c| c == b'\n')
@@ -222,7 +237,7 @@ impl BandCheckpoints {
         let header = std::str::from_utf8(&bytes[..end])
             .map_err(|_| bad(1, "the header is not text".into()))?;
         let body = &bytes[end + 1..];
-        let rest = super::table::header_rest(header, "checkpoints", walker, band)
+        let rest = super::table::header_rest(header, "checkpoints", walker, table.band)
             .map_err(|r| bad(1, r))?;
         let fields: Vec<&str> = rest.split(", ").collect();
         let field = |i: usize, before: &str, after: &str| -> Result<&str, CatalogueError> {
@@ -273,6 +288,21 @@ impl BandCheckpoints {
         if fnv1a64(body) != hash {
             return Err(bad(2, "the bytes do not match the header's hash".into()));
         }
+        Ok((spacing, body))
+    }
+
+    /// The byte at which each prefix's checkpoints start (and the end of
+    /// the last), once every checkpoint of `body` decodes, lies above the
+    /// one before in its prefix, each prefix ends in 0 bits and nothing
+    /// follows the last.
+    fn check_body(
+        body: &[u8],
+        table: &BandTable,
+        walker: &Walker,
+        spacing: u64,
+        path: &Path,
+    ) -> Result<Vec<u32>, CatalogueError> {
+        let (band, bad) = (table.band, format_error(path));
         let mut starts = vec![0u32];
         let mut at = 0usize;
         for (prefix, row4) in table.rows4.iter().enumerate() {
@@ -334,12 +364,17 @@ impl BandCheckpoints {
                 ),
             ));
         }
-        Ok(BandCheckpoints {
-            band,
-            spacing,
-            body: body.to_vec(),
-            starts,
-        })
+        Ok(starts)
+    }
+}
+
+/// A [`CatalogueError::Format`] of the file at `path`, for a line and a
+/// reason.
+fn format_error(path: &Path) -> impl Fn(usize, String) -> CatalogueError + '_ {
+    move |line, reason| CatalogueError::Format {
+        path: path.to_path_buf(),
+        line,
+        reason,
     }
 }
 

@@ -642,6 +642,47 @@ fn checkpoint_lookups_equal_the_plain_walk() {
     );
 }
 
+/// A checkpoint file without a header line, of a spacing of 0, cut short
+/// or with a byte changed is refused, naming the line and the fault.
+#[test]
+fn a_damaged_checkpoint_file_is_refused() {
+    let walker = walker();
+    let (band, spacing) = (300, 16);
+    let table = &committed().table(band).expect("committed").0;
+    let prefix = (0..table.rows4.len())
+        .find(|&p| table.count(p) >= 3 * spacing)
+        .expect("a prefix of 3 spacings");
+    let sub = sub_table(band, &[prefix]);
+    let path = Path::new("test.ckp");
+    let checkpoints = BandCheckpoints::build(walker, &sub, spacing, path).unwrap();
+    let bytes = checkpoints.to_bytes(walker, &sub);
+    let fault = |bytes: &[u8]| match BandCheckpoints::parse(bytes, &sub, walker, path) {
+        Err(CatalogueError::Format { line, reason, .. }) => (line, reason),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(fault(b"# s17"), (1, "no header line".to_string()));
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let spacing_0 = text.replacen(&format!("every {spacing} grids"), "every 0 grids", 1);
+    assert_eq!(
+        fault(spacing_0.as_bytes()),
+        (1, "a spacing of 0 grids".to_string())
+    );
+    let body = bytes.len() - text.find('\n').unwrap() - 1;
+    assert_eq!(
+        fault(&bytes[..bytes.len() - 1]),
+        (
+            2,
+            format!("{} bytes after the header, it says {body}", body - 1)
+        )
+    );
+    let mut changed = bytes.clone();
+    *changed.last_mut().unwrap() ^= 1;
+    assert_eq!(
+        fault(&changed),
+        (2, "the bytes do not match the header's hash".to_string())
+    );
+}
+
 /// A catalogue with checkpoints for some bands (built into a temporary
 /// directory, the tables committed) numbers as one without.
 #[test]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use s17::band::BandCatalogue;
-use s17::plan::{CLUE_RANGE, CLUES};
+use s17::search::plan::{CLUE_RANGE, CLUES};
 use s17::search::{Goal, SearchConfig, TUNING_OPTIONS, TuningOption, clue_range_text};
 use s17::tables::{self, BandTables, BuildProgress, BuildSummary, TableError, default_table_path};
 

@@ -326,7 +326,7 @@ mod tests {
         assert_eq!(header_detail(part, Goal::default()), "slice=2/3");
         let old = checkpoint_header("scan", 7, "slice=2/3");
         assert_eq!(old.parse(), Ok(Goal::default()));
-        for clues in s17::plan::CLUE_RANGE {
+        for clues in s17::search::plan::CLUE_RANGE {
             for first in [false, true] {
                 for non_minimal in [false, true] {
                     let goal = Goal {

@@ -137,10 +137,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
     let configs = args.values.configs()?;
 
     let (catalogue, tables) = load_tables(&args.tables, quiet)?;
-    let goal = Goal {
-        clues: args.clues.clues,
-        ..Goal::default()
-    };
+    let goal = Goal::all(args.clues.clues);
     let what = format!("{}s", goal.clues);
     let bar = progress_bar(
         (configs.len() * grids.len()) as u64,

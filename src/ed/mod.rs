@@ -75,7 +75,7 @@
 //! The three visits of a grid are images of `H*` that keep the roles lo, mid,
 //! hi of its bands, so searching visit c with choice c's clue counts searches
 //! exactly the puzzles of `H*` that the plan gives to choice c; the three
-//! choices partition the puzzles of `H*` (the band-3 rule of `crate::plan`,
+//! choices partition the puzzles of `H*` (the band-3 rule of `crate::search::plan`,
 //! over the order lo < mid < hi). For a grid with no automorphism each
 //! puzzle is found once; with automorphisms a puzzle may be found as several
 //! images, which the output's minlex forms merge. Each ED grid is counted

@@ -4,8 +4,8 @@ use super::fill::for_each_band2;
 use super::{Ed, Visit};
 use crate::band::Band;
 use crate::grid::{Grid, Puzzle};
-use crate::plan::{CLUE_RANGE, band3_for};
 use crate::search::clue_range_text;
+use crate::search::plan::{CLUE_RANGE, band3_for};
 
 /// Why a line cannot be placed in the catalogue.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

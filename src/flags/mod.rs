@@ -75,7 +75,7 @@ use std::io::{self, Write};
 use crate::band::BANDS;
 use crate::bits::Mask81;
 use crate::disk::Checksum;
-use crate::plan::CLUE_RANGE;
+use crate::search::plan::CLUE_RANGE;
 
 pub use records::{FlagRecords, MapError, PLACED_LEN, Placed, flag_records, place, slice_records};
 

@@ -161,7 +161,7 @@ fn canon(text: &str) -> PyResult<String> {
 /// The goal of `search` and `scan`, its clue count checked as the
 /// command line's `--clues` is.
 fn goal(clues: usize, first: bool, non_minimal: bool) -> PyResult<Goal> {
-    let range = crate::plan::CLUE_RANGE;
+    let range = crate::search::plan::CLUE_RANGE;
     if !range.contains(&clues) {
         return Err(value_error(format!(
             "clues {clues} is not in the range {} to {}",

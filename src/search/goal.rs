@@ -9,6 +9,9 @@
 //!   first per visit");
 //! - the command-line flags that ask for it ([`Goal::flags`]);
 //! - the key of its cost table ([`Goal::cost_key`]: which goals share one);
+//! - the goals by name: every minimal N ([`Goal::all`]), the first one
+//!   ([`Goal::first_of`]), the 17 search of a first look
+//!   ([`Goal::first_look`]);
 //! - its special cases: the 17s ([`Goal::seeks_17s`]), the first look ([`Goal::takes_first_look`]), the
 //!   row left for last ([`Goal::deferred_row`]), the minimality check
 //!   ([`Goal::checks_minimality`]);
@@ -17,7 +20,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::plan::{self, CLUE_RANGE, CLUES, Counts};
+use super::plan::{self, CLUE_RANGE, CLUES, Counts};
 
 /// What a search looks for: puzzles of how many clues, minimal ones only
 /// or every valid one, all of them or the first.
@@ -58,6 +61,30 @@ pub enum GoalError {
 }
 
 impl Goal {
+    /// Every minimal puzzle of `clues` clues (`search --clues N`).
+    pub fn all(clues: usize) -> Goal {
+        Goal {
+            clues,
+            ..Goal::default()
+        }
+    }
+
+    /// The first minimal puzzle of `clues` clues, or none
+    /// (`search --clues N --first`).
+    pub fn first_of(clues: usize) -> Goal {
+        Goal {
+            first: true,
+            ..Goal::all(clues)
+        }
+    }
+
+    /// The 17 search a first look runs first ([`Self::takes_first_look`]:
+    /// an 18 `--first` search): the first 17 of the grid, minimal or not
+    /// alike (every 17 is minimal), whose clues the look then extends.
+    pub fn first_look() -> Goal {
+        Goal::first_of(CLUES)
+    }
+
     /// Whether the goal's puzzles are 17s, the fewest clues a sudoku has
     /// (the known list holds them; `search --clues` defaults to them).
     pub fn seeks_17s(&self) -> bool {
@@ -259,5 +286,42 @@ mod tests {
             );
         }
         assert_eq!(clue_range_text(), format!("{} to {}", 16, CLUE_RANGE.end()));
+    }
+
+    #[test]
+    fn named_goals() {
+        for clues in CLUE_RANGE {
+            let all = Goal::all(clues);
+            assert_eq!(
+                all,
+                Goal {
+                    clues,
+                    first: false,
+                    non_minimal: false,
+                }
+            );
+            assert_eq!(all.flags(), format!("--clues {clues}"));
+            assert_eq!(
+                Goal::first_of(clues),
+                Goal {
+                    clues,
+                    first: true,
+                    non_minimal: false,
+                }
+            );
+            assert_eq!(
+                Goal::first_of(clues).flags(),
+                format!("--clues {clues} --first")
+            );
+        }
+        assert_eq!(Goal::all(17), Goal::default());
+        // The first look's own search is the first 17, which takes no
+        // first look itself and is what an 18 `--first` search looks from.
+        let look = Goal::first_look();
+        assert_eq!(look, Goal::first_of(17));
+        assert!(look.seeks_17s() && !look.takes_first_look());
+        assert_eq!(look.description(), "17s, first per visit");
+        assert_eq!(look.to_string(), " clues=17 first");
+        assert!(Goal::first_of(18).takes_first_look());
     }
 }

@@ -42,6 +42,7 @@ pub mod hitting;
 pub mod look;
 pub mod options;
 pub mod part1;
+pub mod plan;
 pub mod runner;
 mod sets;
 pub mod shared;
@@ -57,13 +58,13 @@ use rayon::prelude::*;
 use crate::band::{BandCatalogue, BandId};
 use crate::bits::{Mask81, cells};
 use crate::grid::{Grid, Puzzle};
-use crate::plan;
+
 use crate::tables::{BandTables, TableError};
 
-pub use crate::plan::{Choice, Counts, Rank};
 pub use goal::{Goal, GoalError, clue_range_text};
 pub use harvest::Gua;
 pub use options::{ConfigError, SearchConfig, TUNING_OPTIONS, TuningOption};
+pub use plan::{Choice, Counts, Rank};
 pub use runner::{Row, RunState, SetCache, Sharing};
 pub use sets::{BandSets, GridSets};
 
@@ -426,11 +427,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Searcher<'a, B> {
             catalogue: self.catalogue,
             tables: self.tables,
             config: self.config,
-            goal: Goal {
-                clues: plan::CLUES,
-                non_minimal: false,
-                first: true,
-            },
+            goal: Goal::first_look(),
             split_after: if self.split_now() { 0 } else { usize::MAX },
             started: AtomicUsize::new(0),
         };

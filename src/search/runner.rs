@@ -43,10 +43,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use super::plan::Counts;
 use crate::band::{BandCatalogue, BandId, band_uas};
 use crate::bits::Mask81;
 use crate::grid::Grid;
-use crate::plan::Counts;
 use crate::tables::BandTables;
 
 use super::band3::Band3State;

@@ -418,12 +418,8 @@ fn grid_sets_of_7_and_8_are_exactly_the_valid_sets_of_brute_force() {
 #[test]
 fn first_leaves_the_6_6_6_row_for_last() {
     let case = case();
-    let searcher =
-        Searcher::new(&case.catalogue, &case.tables, SearchConfig::default()).with_goal(Goal {
-            clues: 18,
-            first: true,
-            ..Goal::default()
-        });
+    let searcher = Searcher::new(&case.catalogue, &case.tables, SearchConfig::default())
+        .with_goal(Goal::first_of(18));
     let grid = crate::generate::random_grid(&mut fastrand::Rng::with_seed(36));
     let result = searcher.search(&grid).unwrap();
     assert_eq!(result.puzzles.len(), 1, "{grid} has a minimal 18");

@@ -280,7 +280,7 @@ fn links_to_architecture_name_its_headings() {
 #[test]
 fn the_helpers_read_what_they_should() {
     assert_eq!(code_map_name("src/bits/mod.rs"), "src/bits/");
-    assert_eq!(code_map_name("src/plan.rs"), "src/plan.rs");
+    assert_eq!(code_map_name("src/disk.rs"), "src/disk.rs");
     assert_eq!(
         anchor(" The catalogue of essentially different grids (enumerate, exhaust)"),
         "the-catalogue-of-essentially-different-grids-enumerate-exhaust"

@@ -663,7 +663,7 @@ fn nineteen_first_and_the_range_of_clues() {
         assert_eq!(out.status.code(), Some(2), "--clues {clues}");
         assert!(out.stdout.is_empty());
     }
-    let range = s17::plan::CLUE_RANGE;
+    let range = s17::search::plan::CLUE_RANGE;
     let words = format!("{} to {}", range.start(), range.end());
     for command in ["search", "scan"] {
         let help = s17(&[command, "--help"], None, false);

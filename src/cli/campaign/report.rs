@@ -26,17 +26,7 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     }
     let counts = s17::ed::counts::committed();
     let files = flag_files(&args.dir)?;
-    if let Some(svg) = &args.svg {
-        if svg.as_os_str() == "-" {
-            return Err(crate::cli::Usage(
-                "--svg -: the report's TSV goes to standard output; name a file".into(),
-            )
-            .into());
-        }
-        if svg.exists() && !args.force {
-            anyhow::bail!("{}: exists (--force to overwrite)", svg.display());
-        }
-    }
+    check_svg(&args)?;
     let mut rows: Vec<Row> = Vec::new();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     writeln!(out, "slice\ted_grids\tsearched\tcovered\tflagged\tcomplete")?;
@@ -48,33 +38,10 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     let mut plans: std::collections::BTreeMap<Option<u64>, Vec<usize>> = Default::default();
     let mut partial: Vec<usize> = Vec::new();
     for (k, path) in &files {
-        let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
-        let file = flags::FlagFile::open(bytes, &path.display().to_string())?;
-        let h = *file.header();
-        if h.slice as usize != *k {
-            anyhow::bail!("{}: holds slice {}, not {k}", path.display(), h.slice);
-        }
         let ed_grids = counts[*k].grids;
-        if h.grids != ed_grids {
-            anyhow::bail!(
-                "{}: {} grids in its header, but slice {k} has {ed_grids} ED grids (data/ed-counts.tsv)",
-                path.display(),
-                h.grids
-            );
-        }
-        let what = h.describe();
-        if describe.get_or_insert_with(|| what.clone()) != &what {
-            anyhow::bail!(
-                "{}: its flag is \"{what}\", the other files' \"{}\"",
-                path.display(),
-                describe.as_deref().unwrap_or_default()
-            );
-        }
-        plans
-            .entry(file.provenance().map(|p| p.plan))
-            .or_default()
-            .push(*k);
-        if file.provenance().is_some_and(|p| !p.complete) {
+        let (h, plan, partial_merge) = read_flag_file(*k, path, ed_grids, &mut describe)?;
+        plans.entry(plan).or_default().push(*k);
+        if partial_merge {
             partial.push(*k);
         }
         let done = h.covered == ed_grids;
@@ -118,21 +85,81 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     if let Some(svg) = &args.svg {
         draw(svg, &title, &rows).with_context(|| format!("{}", svg.display()))?;
     }
+    say_answer(&what, flagged, grids, complete, files.len());
+    Ok(true)
+}
+
+/// Refuses `--svg -` (standard output takes the TSV) and an existing
+/// `--svg` file without `--force`.
+fn check_svg(args: &ReportArgs) -> anyhow::Result<()> {
+    if let Some(svg) = &args.svg {
+        if svg.as_os_str() == "-" {
+            return Err(crate::cli::Usage(
+                "--svg -: the report's TSV goes to standard output; name a file".into(),
+            )
+            .into());
+        }
+        if svg.exists() && !args.force {
+            anyhow::bail!("{}: exists (--force to overwrite)", svg.display());
+        }
+    }
+    Ok(())
+}
+
+/// Slice `k`'s flag file at `path`, checked whole and against its slice
+/// (`ed_grids` ED grids) and the flag of the files before (`describe`,
+/// set by the first): its header, its plan's fingerprint (`None`: no
+/// provenance, version 1) and whether it is of a partial merge.
+fn read_flag_file(
+    k: usize,
+    path: &Path,
+    ed_grids: u64,
+    describe: &mut Option<String>,
+) -> anyhow::Result<(flags::FlagHeader, Option<u64>, bool)> {
+    let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
+    let file = flags::FlagFile::open(bytes, &path.display().to_string())?;
+    let h = *file.header();
+    if h.slice as usize != k {
+        anyhow::bail!("{}: holds slice {}, not {k}", path.display(), h.slice);
+    }
+    if h.grids != ed_grids {
+        anyhow::bail!(
+            "{}: {} grids in its header, but slice {k} has {ed_grids} ED grids (data/ed-counts.tsv)",
+            path.display(),
+            h.grids
+        );
+    }
+    let what = h.describe();
+    if describe.get_or_insert_with(|| what.clone()) != &what {
+        anyhow::bail!(
+            "{}: its flag is \"{what}\", the other files' \"{}\"",
+            path.display(),
+            describe.as_deref().unwrap_or_default()
+        );
+    }
+    Ok((
+        h,
+        file.provenance().map(|p| p.plan),
+        file.provenance().is_some_and(|p| !p.complete),
+    ))
+}
+
+/// The answer on stderr: the grids that have the flag `what` (of one grid,
+/// "has …"), all of them or a lower bound while slices are not complete.
+fn say_answer(what: &str, flagged: u64, grids: u64, complete: usize, files: usize) {
     // "has a minimal 18 (…)" of one grid, said of many.
     let what = match what.strip_prefix("has ") {
         Some(rest) => format!("have {rest}"),
-        None => what,
+        None => what.to_string(),
     };
-    if all_done {
+    if complete == s17::campaign::SLICES {
         eprintln!("s17 campaign report: ED grids that {what}: {flagged} of {grids}");
     } else {
         eprintln!(
-            "s17 campaign report: ED grids that {what}: at least {flagged} (a lower bound: {complete} of {} slices complete, {} files)",
+            "s17 campaign report: ED grids that {what}: at least {flagged} (a lower bound: {complete} of {} slices complete, {files} files)",
             s17::campaign::SLICES,
-            files.len()
         );
     }
-    Ok(true)
 }
 
 /// The slices as a short list: `28, 331` (at most 20, then a count).

@@ -39,7 +39,7 @@ use crate::canon::minlex_puzzle;
 use crate::ed::{Band3Visit, Choices, Ed, Entry};
 use crate::grid::{Grid, Puzzle};
 use crate::output::{self, Fingerprint, OutputError, ResultFiles};
-use crate::plan::{self, Counts, Rank};
+use crate::search::plan::{self, Counts, Rank};
 use crate::search::{Goal, Row, RunState, SearchConfig, SetCache, Sharing, Stats};
 use crate::tables::{BandTables, TableError};
 

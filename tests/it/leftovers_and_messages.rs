@@ -1,7 +1,9 @@
-//! A new user's round 4 (issue 56), the cases the other files do not
-//! hold: a resumed run removes the temporary files a kill left beside its
-//! outputs (and only those), and a flag merge says what its words mean
-//! where it prints them.
+//! Leftovers and messages (first found by a new user's round 4, issue
+//! 56): a resumed run removes the temporary files a kill left beside its
+//! outputs (and only those); a flag merge says what its words mean where
+//! it prints them; a missing directory is named; `--force` never reaches
+//! the workers' script or claims; a goal without a cost table is refused
+//! with the way to plan it.
 
 use std::path::Path;
 
@@ -19,7 +21,7 @@ fn ok(dir: &Path, args: &[&str]) -> String {
 /// A fresh directory `tag` holding README's one-entry campaign `demo`,
 /// planned and its one unit run.
 fn demo_run(tag: &str) -> std::path::PathBuf {
-    let d = temp("newuser4", tag);
+    let d = temp("leftovers_and_messages", tag);
     std::fs::create_dir_all(&d).unwrap();
     ok(
         &d,
@@ -108,7 +110,7 @@ fn a_resumed_run_removes_the_temporaries_a_kill_left_and_nothing_else() {
 
 #[test]
 fn a_flag_merge_says_what_covered_and_hi_visit_mean_and_where_the_others_are() {
-    let d = temp("newuser4", "flag-words");
+    let d = temp("leftovers_and_messages", "flag-words");
     std::fs::create_dir_all(&d).unwrap();
     // One entry at 18 --first: its grid's hi visit lies elsewhere, so the
     // 18 it finds is flagged outside the campaign.
@@ -163,7 +165,7 @@ fn a_flag_merge_says_what_covered_and_hi_visit_mean_and_where_the_others_are() {
 
 #[test]
 fn a_directory_to_write_into_is_named_when_missing_or_a_file() {
-    let d = temp("newuser4", "dirs");
+    let d = temp("leftovers_and_messages", "dirs");
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("pf"), "mine").unwrap();
     let run = |args: &[&str]| s17(args).current_dir(&d).output().unwrap();
@@ -230,7 +232,7 @@ fn force_never_reaches_the_workers_script_nor_their_claims() {
 /// input (exit 2, nothing made), naming the `--costs FILE` way to plan it.
 #[test]
 fn a_goal_without_a_cost_table_is_refused_with_the_way_to_plan_it() {
-    let d = temp("newuser4", "no-costs");
+    let d = temp("leftovers_and_messages", "no-costs");
     std::fs::create_dir_all(&d).unwrap();
     let args = [
         "campaign",
