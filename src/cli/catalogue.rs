@@ -59,7 +59,7 @@ enum Command {
         /// First bands A..B, or one band N (1 to 416).
         #[arg(long, value_name = "A..B")]
         bands: String,
-        /// Where the tables go (default: the user's cache, ~/.cache/s17/catalogue).
+        /// Where the tables go (made if missing, in a directory that exists; default: the user's cache, ~/.cache/s17/catalogue).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
         /// Worker threads (0: one per core).
@@ -98,7 +98,7 @@ enum Command {
         /// this binary's source is still there).
         #[arg(long, value_name = "DIR")]
         from: Option<PathBuf>,
-        /// Where they go (default: the user's cache, ~/.cache/s17/catalogue).
+        /// Where they go (made if missing, in a directory that exists; default: the user's cache, ~/.cache/s17/catalogue).
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
@@ -495,10 +495,21 @@ fn grid(numbers: &[String], file: Option<PathBuf>, batch: &Batch, tables: &Table
     Ok(writer.failed == 0)
 }
 
-/// `--dir`, or the user's cache.
+/// `--dir` (made if missing, in a directory that exists: no missing
+/// parent is made), or the user's cache (made with its parents).
 fn build_dir(dir: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     Ok(match dir {
-        Some(dir) => dir,
+        Some(dir) => {
+            let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+            if let Some(parent) = parent.filter(|p| !dir.exists() && !p.is_dir()) {
+                return Err(s17::output::UnsafeOutput::NoDirectory {
+                    output: dir.clone(),
+                    dir: parent.to_path_buf(),
+                }
+                .into());
+            }
+            dir
+        }
         None => dirs::cache_dir()
             .context("no cache directory: give --dir")?
             .join("s17")

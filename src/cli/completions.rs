@@ -110,11 +110,45 @@ fn command_tree() -> clap::Command {
 }
 
 pub fn run_completions(args: CompletionsArgs) -> Outcome {
-    let mut cmd = Cli::command();
+    let mut cmd = without_hidden(Cli::command());
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "s17", &mut script);
     print(&script)?;
     Ok(true)
+}
+
+/// `cmd` without its hidden options, at every level: `clap_complete`
+/// offers hidden options too (it offered `man --markdown` in every shell),
+/// while the scripts must offer exactly what `--help` shows. A command
+/// with a hidden option is made anew from its visible options, its
+/// subcommands and its about line (what the generators read).
+fn without_hidden(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    let cmd = names
+        .iter()
+        .fold(cmd, |cmd, name| cmd.mut_subcommand(name, without_hidden));
+    if !cmd.get_arguments().any(clap::Arg::is_hide_set) {
+        return cmd;
+    }
+    let visible: Vec<clap::Arg> = cmd
+        .get_arguments()
+        .filter(|arg| !arg.is_hide_set())
+        .cloned()
+        .collect();
+    let subcommands: Vec<clap::Command> = cmd.get_subcommands().cloned().collect();
+    // clap takes a static name here (no `string` feature): one small leak
+    // per command rebuilt, in a process that prints one script and ends.
+    let name: &'static str = Box::leak(cmd.get_name().to_string().into_boxed_str());
+    let mut bare = clap::Command::new(name)
+        .args(visible)
+        .subcommands(subcommands);
+    if let Some(about) = cmd.get_about() {
+        bare = bare.about(about.clone());
+    }
+    bare
 }
 
 pub fn run_man(args: ManArgs) -> Outcome {
@@ -718,5 +752,44 @@ mod tests {
         let mut offered: Vec<String> = COMMAND_NAMES.iter().map(|s| s.to_string()).collect();
         offered.sort();
         assert_eq!(offered, tree);
+    }
+
+    /// No hidden option of the tree is in any shell's script (clap_complete
+    /// offered `man --markdown`, h56), and the visible ones stay.
+    #[test]
+    fn completions_offer_no_hidden_option() {
+        fn hidden(cmd: &clap::Command, into: &mut Vec<String>) {
+            let longs = cmd.get_arguments().filter(|a| a.is_hide_set());
+            // The bare name: fish writes `-l markdown`, the others `--markdown`.
+            into.extend(longs.filter_map(|a| a.get_long()).map(str::to_string));
+            for sub in cmd.get_subcommands() {
+                hidden(sub, into);
+            }
+        }
+        let mut names = Vec::new();
+        hidden(&command_tree(), &mut names);
+        assert!(names.contains(&"markdown".to_string()), "{names:?}");
+        for shell in [
+            clap_complete::Shell::Bash,
+            clap_complete::Shell::Zsh,
+            clap_complete::Shell::Fish,
+            clap_complete::Shell::Elvish,
+            clap_complete::Shell::PowerShell,
+        ] {
+            let mut script = Vec::new();
+            clap_complete::generate(
+                shell,
+                &mut without_hidden(Cli::command()),
+                "s17",
+                &mut script,
+            );
+            let script = String::from_utf8(script).unwrap();
+            for name in &names {
+                assert!(!script.contains(name.as_str()), "{shell}: {name}");
+            }
+            for visible in ["dir", "clues", "costs", "quiet"] {
+                assert!(script.contains(visible), "{shell}: {visible}");
+            }
+        }
     }
 }

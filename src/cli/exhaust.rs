@@ -36,8 +36,9 @@ pub struct Args {
     /// the end).
     #[arg(long, value_name = "A..B", value_parser = parse_range)]
     pub entries: Option<Range<u64>>,
-    /// Output file: one line `ENTRY<TAB>PUZZLE` per 17 (PUZZLE in minlex
-    /// form, each once per file). Its checkpoint is `FILE.done`.
+    /// Output file: one line `ENTRY<TAB>PUZZLE` per puzzle found (a 17, or
+    /// of --clues N; PUZZLE in minlex form, each once per file). Its
+    /// checkpoint is `FILE.done`.
     #[arg(
         long,
         short = 'o',

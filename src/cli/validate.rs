@@ -266,6 +266,18 @@ fn open_checkpoint(
     } else {
         OpenMode::Resume
     };
+    // A new checkpoint finds no `FILE.times` of another: the times of this
+    // run would be appended to a file of the user's (h56).
+    let times = times_path(path);
+    let new_run = !path.exists() && !s17::output::checkpoint_path(path).exists();
+    if !args.force && new_run && times.exists() {
+        anyhow::bail!(
+            "{} exists, but {} and its checkpoint do not: it is no file of this run, and the \
+             run would append its times to it; move it away, or pass --force to start over",
+            times.display(),
+            path.display()
+        );
+    }
     let opened = checkpoint_run(path, quiet).open(&header, mode, None)?;
     let state = opened.state;
     let mut previous: BTreeMap<usize, Vec<Puzzle>> = BTreeMap::new();
@@ -282,7 +294,6 @@ fn open_checkpoint(
             grids.len() - state.done.len()
         );
     }
-    let times = times_path(path);
     if args.force {
         match std::fs::remove_file(&times) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {

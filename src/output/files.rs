@@ -240,6 +240,20 @@ fn open_locked(
         checkpoint: format!("{header}\n").into_bytes(),
         ..Reconciled::default()
     };
+    // A new run (neither file there) finds no `FILE.new` of another: a
+    // file of the user's of that name would be replaced by this run's new
+    // 17s (h56: `scan -o f.txt --known K` emptied a `f.txt.new`).
+    let new = new_path(output);
+    if mode != OpenMode::Overwrite
+        && !out_exists
+        && !done_exists
+        && new.try_exists().map_err(io_error(&new))?
+    {
+        return Err(OutputError::StrayNew {
+            new,
+            output: output.to_path_buf(),
+        });
+    }
     let state = match mode {
         OpenMode::Create if out_exists => {
             return Err(OutputError::OutputExists(output.to_path_buf()));

@@ -39,6 +39,12 @@ pub enum LockError {
         lock: PathBuf,
         holder: Option<u32>,
     },
+    #[error(
+        "{} exists and is no lock file of s17 (it holds other data, which the lock would \
+         overwrite): move it away, or give the output another name",
+        lock.display()
+    )]
+    NotALock { lock: PathBuf },
     #[error("cannot lock {}", lock.display())]
     Io {
         lock: PathBuf,
@@ -52,6 +58,22 @@ pub fn lock_path(output: &Path) -> PathBuf {
     let mut name = output.as_os_str().to_owned();
     name.push(".lock");
     PathBuf::from(name)
+}
+
+/// True unless `path` exists and holds something else than a lock file of
+/// s17 does (nothing, or a process id): a missing file is one to make.
+pub fn is_lock_file(path: &Path) -> bool {
+    match std::fs::metadata(path) {
+        Err(_) => true,
+        Ok(meta) if !meta.is_file() => false,
+        Ok(_) => std::fs::read(path).is_ok_and(|bytes| holds_a_pid_or_nothing(&bytes)),
+    }
+}
+
+/// A lock file's content: nothing (made, not yet written), or a process id
+/// and a line end.
+fn holds_a_pid_or_nothing(bytes: &[u8]) -> bool {
+    bytes.len() <= 24 && bytes.trim_ascii().iter().all(u8::is_ascii_digit)
 }
 
 /// Opens the lock file at `path`, creating it if missing; true if it was
@@ -149,6 +171,14 @@ impl OutputLock {
                 Err(e) => return Err(lock_error(e, output, &path, file)),
             }
         };
+        // A file of the user's bearing the lock's name is not overwritten.
+        if !created {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).map_err(io_error)?;
+            if !holds_a_pid_or_nothing(&bytes) {
+                return Err(LockError::NotALock { lock: path });
+            }
+        }
         // Ours now: say who holds it, for the message of a refused run.
         let write_pid = |file: &mut File| -> io::Result<()> {
             file.set_len(0)?;
@@ -182,6 +212,21 @@ impl OutputLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_of_other_data_is_no_lock_and_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("e.txt");
+        std::fs::write(lock_path(&output), "grids\n").unwrap();
+        let err = OutputLock::acquire(&output).unwrap_err();
+        assert!(matches!(err, LockError::NotALock { .. }), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(lock_path(&output)).unwrap(),
+            "grids\n"
+        );
+        std::fs::write(lock_path(&output), "123\n").unwrap();
+        OutputLock::acquire(&output).unwrap();
+    }
 
     #[test]
     fn a_second_lock_is_refused_until_the_first_is_dropped() {

@@ -100,6 +100,13 @@ pub enum OutputError {
         checkpoint: PathBuf,
     },
     #[error(
+        "{} exists, but {} and its checkpoint do not: it is no file of this run, and a run \
+         with a known list would replace it; move it away, or pass --force to start over",
+        new.display(),
+        output.display()
+    )]
+    StrayNew { new: PathBuf, output: PathBuf },
+    #[error(
         "checkpoint {} belongs to another run ({found:?}; this one is {expected:?}): \
          its input, slice or entry range changed; pass --force to start over",
         path.display()

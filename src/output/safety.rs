@@ -16,7 +16,10 @@
 //!   `campaign.sbatch`, `work.sbatch`, anything under `out/`, `logs/` or
 //!   `claims/` of a directory holding a `units.tsv`);
 //! - an output or companion of a file another run holds locked (its
-//!   `FILE.lock`, [`super::OutputLock`]), naming that run's process.
+//!   `FILE.lock`, [`super::OutputLock`]), naming that run's process;
+//! - an output that is a directory, and a `FILE.lock` that is no lock
+//!   file (a file of the user's that happens to bear the name: the lock
+//!   would overwrite it with a process id).
 //!
 //! The resumable runs then take the output's lock themselves, so a run
 //! that starts after this check is refused by the lock.
@@ -79,6 +82,18 @@ pub enum UnsafeOutput {
         campaign.display()
     )]
     CampaignFile { written: PathBuf, campaign: PathBuf },
+    #[error(
+        "{} is a directory; give the output a file name (e.g. {})",
+        path.display(),
+        path.join("out.txt").display()
+    )]
+    IsDirectory { path: PathBuf },
+    #[error(
+        "{} exists and is no lock file of s17 (it holds other data, which the run's lock \
+         would overwrite): move it away, or give the output another name",
+        lock.display()
+    )]
+    NotALock { lock: PathBuf },
     #[error(transparent)]
     Locked(#[from] LockError),
 }
@@ -92,6 +107,7 @@ impl UnsafeOutput {
             UnsafeOutput::Stdout { .. }
                 | UnsafeOutput::IsInput { .. }
                 | UnsafeOutput::CampaignFile { .. }
+                | UnsafeOutput::NotALock { .. }
         )
     }
 }
@@ -122,6 +138,16 @@ pub fn check_output(
     check_parent(output)?;
     for written in written_files(output) {
         check_written(&written, inputs)?;
+    }
+    // After those: a campaign's own directory (`out/`) is named as such.
+    if output.is_dir() {
+        return Err(UnsafeOutput::IsDirectory {
+            path: output.to_path_buf(),
+        });
+    }
+    let lock = lock_path(output);
+    if !super::lock::is_lock_file(&lock) {
+        return Err(UnsafeOutput::NotALock { lock });
     }
     Ok(())
 }
@@ -339,6 +365,27 @@ mod tests {
         }
         drop(held);
         check_output("-o", &d.join("f.txt"), &[]).unwrap();
+
+        // A lock file left by a run (its process id) is fine; a file of
+        // other data bearing the lock's name, or a directory as the
+        // output, is refused.
+        std::fs::write(d.join("p.txt.lock"), "4194300\n").unwrap();
+        check_output("-o", &d.join("p.txt"), &[]).unwrap();
+        std::fs::write(d.join("q.txt.lock"), "grids\n").unwrap();
+        let err = check_output("-o", &d.join("q.txt"), &[]).unwrap_err();
+        assert!(
+            matches!(err, UnsafeOutput::NotALock { .. }) && err.is_usage(),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.join("q.txt.lock")).unwrap(),
+            "grids\n"
+        );
+        let err = check_output("-o", &campaign, &[]).unwrap_err();
+        assert!(
+            matches!(err, UnsafeOutput::IsDirectory { .. }) && !err.is_usage(),
+            "{err}"
+        );
     }
 
     #[test]

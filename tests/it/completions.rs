@@ -61,6 +61,11 @@ fn every_shell_gets_a_script() {
         let script = stdout_of_success(&s17(&["completions", shell]));
         assert!(script.contains("s17"), "{shell}");
         assert!(script.contains("exhaust"), "{shell}: the subcommands");
+        // Exactly what --help shows: `man --markdown` is hidden there (h56:
+        // every shell offered it).
+        // (fish writes `-l markdown`, the others `--markdown`.)
+        assert!(!script.contains("markdown"), "{shell}: a hidden option");
+        assert!(script.contains("--dir"), "{shell}: man's --dir");
     }
     let out = s17(&["completions", "tcsh"]);
     assert_eq!(

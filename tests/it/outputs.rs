@@ -365,3 +365,184 @@ fn campaign_merge_prints_with_dash_and_locks_its_file() {
         );
     }
 }
+
+/// A file of the user's that bears the name of an output's lock
+/// (`e.txt.lock`, not an input of the run) is never overwritten by the
+/// lock's process id, `--force` or not; a lock file left by an earlier
+/// run (a process id) is taken as before. Found by the transcript of
+/// issue 56 (h56): `exhaust -o e.txt` wrote its pid over `e.txt.lock`.
+#[test]
+fn a_file_named_as_a_lock_is_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    grids(d, "g.txt", 1);
+    std::fs::copy(d.join("g.txt"), d.join("e.txt.lock")).unwrap();
+    std::fs::copy(d.join("g.txt"), d.join("f.txt.lock")).unwrap();
+    let not_a_lock = |lock: &str| format!("{lock} exists and is no lock file of s17");
+    let exhaust = [
+        "exhaust",
+        "--band",
+        "331",
+        "--entries",
+        "1683769..1683770",
+        "-o",
+        "e.txt",
+    ];
+    refused(d, &exhaust, 2, &not_a_lock("e.txt.lock"));
+    let forced: Vec<&str> = exhaust.iter().copied().chain(["--force"]).collect();
+    refused(d, &forced, 2, &not_a_lock("e.txt.lock"));
+    refused(
+        d,
+        &["scan", "g.txt", "-o", "f.txt"],
+        2,
+        &not_a_lock("f.txt.lock"),
+    );
+    let known = data("known17.txt");
+    let known = known.to_str().unwrap();
+    refused(
+        d,
+        &["validate", known, "--checkpoint", "f.txt", "--force"],
+        2,
+        &not_a_lock("f.txt.lock"),
+    );
+    // A lock file of an earlier run (killed: its process id) is no refusal.
+    std::fs::write(d.join("h.txt.lock"), "4194300\n").unwrap();
+    let out = run_in(d, &["scan", "g.txt", "-o", "h.txt", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// An output file that is an existing directory is refused before
+/// anything is made (no `DIR.lock` left), as `scan`, `exhaust` and
+/// `validate` refuse it (`input_edges.rs`): a 17 campaign's own directory
+/// given to `merge -o` said "Is a directory (os error 21)" and left
+/// `demo.lock` (h56).
+#[test]
+fn a_directory_as_an_output_file_is_refused_leaving_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    grids(d, "g.txt", 1);
+    let plan = [
+        "campaign",
+        "plan",
+        "--slices",
+        "331:1683769..1683770",
+        "--unit-hours",
+        "1",
+        "-o",
+        "demo",
+    ];
+    assert!(run_in(d, &plan).status.success());
+    let out = run_in(d, &["campaign", "run", "demo", "0", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::create_dir(d.join("sub")).unwrap();
+    let merge = ["campaign", "merge", "demo", "-o", "demo", "--force"];
+    let is_dir = |name: &str| format!("{name} is a directory; give the output a file name");
+    refused(d, &merge, 1, &is_dir("demo"));
+    let merge = ["campaign", "merge", "demo", "-o", "sub", "--force"];
+    refused(d, &merge, 1, &is_dir("sub"));
+    let bitmap = ["campaign", "bitmap", "demo", "-o", "sub", "--force"];
+    refused(d, &bitmap, 1, &is_dir("sub"));
+}
+
+/// The writers outside the campaign's run: `campaign bitmap -o`,
+/// `catalogue build --dir` and `catalogue install --dir` made missing
+/// parents (`no/`), which no help says (h56); each is refused naming the
+/// directory, as the others are, and makes nothing.
+#[test]
+fn bitmap_and_catalogue_make_no_missing_parent() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = [
+        "campaign",
+        "plan",
+        "--slices",
+        "331:1683769..1683770",
+        "--first",
+        "--unit-hours",
+        "1",
+        "-o",
+        "f17",
+    ];
+    assert!(run_in(d, &plan).status.success());
+    for args in [
+        &["campaign", "run", "f17", "0", "-q"][..],
+        &["campaign", "merge", "f17", "-o", "flags", "-q"],
+    ] {
+        let out = run_in(d, args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    let named = |output: &str| {
+        format!(
+            "cannot write {output}: no directory no (make it first, or give a file in an \
+             existing directory)"
+        )
+    };
+    let bitmap = [
+        "campaign",
+        "bitmap",
+        "flags",
+        "-o",
+        "no/b.bits",
+        "--partial",
+    ];
+    refused(d, &bitmap, 1, &named("no/b.bits"));
+    let build = ["catalogue", "build", "--bands", "1..1", "--dir", "no/x"];
+    refused(d, &build, 1, &named("no/x"));
+    let from = data("catalogue");
+    let install = [
+        "catalogue",
+        "install",
+        "--from",
+        from.to_str().unwrap(),
+        "--dir",
+        "no/x",
+    ];
+    refused(d, &install, 1, &named("no/x"));
+    assert!(!d.join("no").exists());
+}
+
+/// A `FILE.new` of no run (neither `FILE` nor `FILE.done` there) is not
+/// replaced by a new run's new 17s, `--resume` or not; `--force` starts
+/// over as it says; nor is a `FILE.times` of no run appended to by
+/// `validate --checkpoint FILE`. h56: `scan g.txt -o f.txt --known K`
+/// emptied a `f.txt.new` of the user's, exit 0; `validate` appended a
+/// line to a `v.ckpt.times`.
+#[test]
+fn a_stray_new_file_is_not_replaced_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    grids(d, "g.txt", 1);
+    std::fs::copy(d.join("g.txt"), d.join("f.txt.new")).unwrap();
+    let known = data("known17.txt");
+    let known = known.to_str().unwrap();
+    let stray = "f.txt.new exists, but f.txt and its checkpoint do not";
+    for resume in [&[][..], &["--resume"]] {
+        let args: Vec<&str> = ["scan", "g.txt", "-o", "f.txt", "--known", known]
+            .into_iter()
+            .chain(resume.iter().copied())
+            .collect();
+        refused(d, &args, 1, stray);
+    }
+    let forced = [
+        "scan", "g.txt", "-o", "f.txt", "--known", known, "--force", "-q",
+    ];
+    let out = run_in(d, &forced);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    // The same for `validate --checkpoint`'s `FILE.times` (appended to).
+    std::fs::copy(d.join("g.txt"), d.join("v.ckpt.times")).unwrap();
+    let validate = [
+        "validate",
+        known,
+        "--sample",
+        "1",
+        "--checkpoint",
+        "v.ckpt",
+        "-q",
+    ];
+    let stray = "v.ckpt.times exists, but v.ckpt and its checkpoint do not";
+    refused(d, &validate, 1, stray);
+    let forced: Vec<&str> = validate.into_iter().chain(["--force"]).collect();
+    let out = run_in(d, &forced);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

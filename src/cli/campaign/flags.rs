@@ -120,6 +120,9 @@ fn print_numbered(
 
 /// `s17 campaign bitmap DIR -o FILE`: see [`s17::campaign::bitmap`].
 pub(super) fn export_bitmap(args: BitmapArgs, quiet: bool) -> Outcome {
+    // The output rule: in a directory that exists, no campaign's file, no
+    // directory, not another run's output.
+    crate::cli::resumable::refuse_output_as_input(&args.output, &[])?;
     if args.output.exists() && !args.force {
         return Err(Usage(format!(
             "{} exists; pass --force to replace it",

@@ -50,11 +50,13 @@ enum Command {
     /// A worker: claim the next unit neither done nor claimed, run it, and
     /// go on until none is left or the time is up (DIR/work.sbatch runs it).
     Work(WorkArgs),
-    /// Units done, partial and not started, entries, 17s and CPU hours so
-    /// far; exit 0 only when every planned entry is checkpointed exactly once.
+    /// Units done, partial and not started, entries, puzzles found (17s, or
+    /// of the plan's --clues) and CPU hours so far; exit 0 only when every
+    /// planned entry is checkpointed exactly once.
     Status(StatusArgs),
-    /// The 17s (puzzles of N clues) of all units, each once, as minlex
-    /// puzzles; for a --first campaign, a flag file per slice into DIR.
+    /// The puzzles found (17s, or of the plan's --clues) of all units, each
+    /// once, as minlex puzzles; for a --first campaign, a flag file per
+    /// slice into DIR.
     Merge(MergeArgs),
     /// Print a flag file, or a directory's: MINLEX_GRID<TAB>PUZZLE per
     /// flagged grid (with --numbers: NUMBER<TAB>MINLEX_GRID<TAB>PUZZLE), or
@@ -188,7 +190,8 @@ struct StatusArgs {
     /// The campaign directory.
     dir: PathBuf,
     /// Also a line per slice: units, entries checkpointed of planned, ED
-    /// grids, 17s, CPU hours spent against the plan's estimate for them.
+    /// grids, puzzles found (a column named for the goal: 17s, 18s, ...),
+    /// CPU hours spent against the plan's estimate for them.
     #[arg(long)]
     slices: bool,
     /// Write the units to run again (not done: partial or not started),
