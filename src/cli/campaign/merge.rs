@@ -128,29 +128,35 @@ pub(super) fn merge_units(args: MergeArgs, quiet: bool) -> Outcome {
     written.with_context(|| format!("cannot write {into}"))?;
     drop(lock);
     if !quiet {
-        let noun = status.goal.clues.to_string();
-        for (k, count) in &merged.per_slice {
-            eprintln!("s17 campaign merge: slice {k}: {}", counted(*count, &noun));
-        }
-        let mut summary = format!(
-            "s17 campaign merge: {} ({}) into {}",
-            counted(merged.puzzles, &noun),
-            status.goal.description(),
-            into
-        );
-        if let Some(path) = &args.known {
-            let _ = write!(
-                summary,
-                "; {} not in {} (in {})",
-                merged.new,
-                path.display(),
-                new_path(&args.output).display()
-            );
-        }
-        summary += &partial_note(&status);
-        eprintln!("{summary}");
+        say_units_merged(&merged, &status, &args, &into);
     }
     Ok(true)
+}
+
+/// The summary of a units merge (stderr): the puzzles per slice, then in
+/// all, into `into`, with those not in the known list.
+fn say_units_merged(merged: &campaign::Merged, status: &Status, args: &MergeArgs, into: &str) {
+    let noun = status.goal.clues.to_string();
+    for (k, count) in &merged.per_slice {
+        eprintln!("s17 campaign merge: slice {k}: {}", counted(*count, &noun));
+    }
+    let mut summary = format!(
+        "s17 campaign merge: {} ({}) into {}",
+        counted(merged.puzzles, &noun),
+        status.goal.description(),
+        into
+    );
+    if let Some(path) = &args.known {
+        let _ = write!(
+            summary,
+            "; {} not in {} (in {})",
+            merged.new,
+            path.display(),
+            new_path(&args.output).display()
+        );
+    }
+    summary += &partial_note(status);
+    eprintln!("{summary}");
 }
 
 /// The slices of `--slices LIST` (`None`: all).
@@ -212,38 +218,7 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
     campaign::status::check_mergeable(&args.dir, status, args.partial)?;
     let slices = chosen_slices(args.slices.as_deref())?;
     let dir = &args.output;
-    // Flag files go into a directory of their own, never among a
-    // campaign's units (this one's or another's).
-    if dir.join("units.tsv").is_file() {
-        return Err(crate::cli::Usage(format!(
-            "-o {}: a campaign directory; give the flag files a directory of their own \
-             (for instance `-o {}-flags`)",
-            dir.display(),
-            args.dir.display()
-        ))
-        .into());
-    }
-    // Refused before anything is written: a flag file of this merge that
-    // exists, without --force.
-    let mut searched: Vec<usize> = status
-        .units
-        .iter()
-        .map(|u| u.unit.k)
-        .filter(|k| slices.as_ref().is_none_or(|s| s.contains(k)))
-        .collect();
-    searched.sort_unstable();
-    searched.dedup();
-    if !args.force
-        && let Some(old) = searched
-            .iter()
-            .map(|&k| dir.join(flags::file_name(k)))
-            .find(|path| path.exists())
-    {
-        anyhow::bail!(
-            "{} already exists; pass --force to overwrite it",
-            old.display()
-        );
-    }
+    check_flags_output(args, status, slices.as_ref())?;
     s17::output::make_dir("-o", dir, true).map_err(crate::cli::resumable::into_error)?;
     // One merge at a time into DIR (`DIR.lock`, beside it).
     let lock = OutputLock::acquire(dir)?;
@@ -277,26 +252,7 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
         let path = dir.join(flags::file_name(h.slice as usize));
         lower_bound |= h.covered < h.searched;
         if !quiet {
-            eprintln!(
-                "s17 campaign merge: slice {}: {} covered, {} flagged, into {}{}",
-                h.slice,
-                counted(h.covered, "grid"),
-                h.flagged,
-                path.display(),
-                if h.covered < h.searched {
-                    format!(
-                        " ({} whose hi visit is here {} a visit outside the campaign: their flag is a lower bound)",
-                        counted(h.searched - h.covered, "grid"),
-                        if h.searched - h.covered == 1 {
-                            "has"
-                        } else {
-                            "have"
-                        }
-                    )
-                } else {
-                    String::new()
-                }
-            );
+            say_slice_flagged(h, &path);
         }
     }
     for e in merged.errors.iter().take(20) {
@@ -307,6 +263,72 @@ fn merge_flags(args: &MergeArgs, status: &Status, quiet: bool) -> Outcome {
     }
     drop(lock);
     Ok(merged.errors.is_empty())
+}
+
+/// Refused before anything is written: `-o DIR` that is a campaign
+/// directory, or (without `--force`) a flag file of this merge that exists.
+fn check_flags_output(
+    args: &MergeArgs,
+    status: &Status,
+    slices: Option<&std::collections::BTreeSet<usize>>,
+) -> anyhow::Result<()> {
+    let dir = &args.output;
+    // Flag files go into a directory of their own, never among a
+    // campaign's units (this one's or another's).
+    if dir.join("units.tsv").is_file() {
+        return Err(crate::cli::Usage(format!(
+            "-o {}: a campaign directory; give the flag files a directory of their own \
+             (for instance `-o {}-flags`)",
+            dir.display(),
+            args.dir.display()
+        ))
+        .into());
+    }
+    let mut searched: Vec<usize> = status
+        .units
+        .iter()
+        .map(|u| u.unit.k)
+        .filter(|k| slices.is_none_or(|s| s.contains(k)))
+        .collect();
+    searched.sort_unstable();
+    searched.dedup();
+    if !args.force
+        && let Some(old) = searched
+            .iter()
+            .map(|&k| dir.join(flags::file_name(k)))
+            .find(|path| path.exists())
+    {
+        anyhow::bail!(
+            "{} already exists; pass --force to overwrite it",
+            old.display()
+        );
+    }
+    Ok(())
+}
+
+/// One slice's line of a flags merge (stderr): grids covered and flagged,
+/// its file, and how many have a visit outside the campaign.
+fn say_slice_flagged(h: &flags::FlagHeader, path: &Path) {
+    eprintln!(
+        "s17 campaign merge: slice {}: {} covered, {} flagged, into {}{}",
+        h.slice,
+        counted(h.covered, "grid"),
+        h.flagged,
+        path.display(),
+        if h.covered < h.searched {
+            format!(
+                " ({} whose hi visit is here {} a visit outside the campaign: their flag is a lower bound)",
+                counted(h.searched - h.covered, "grid"),
+                if h.searched - h.covered == 1 {
+                    "has"
+                } else {
+                    "have"
+                }
+            )
+        } else {
+            String::new()
+        }
+    );
 }
 
 /// The summary of a flags merge (stderr): the grids flagged and covered
