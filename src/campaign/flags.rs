@@ -223,21 +223,8 @@ fn spill_placed(
             for (line, result) in placed {
                 match result {
                     Ok(p) if wanted(p.k) && faults.is_empty() => {
-                        let file = spill.join(format!("{}.placed", p.k));
-                        let w = match writers.entry(p.k) {
-                            std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
-                            std::collections::btree_map::Entry::Vacant(v) => {
-                                match fs::File::create(&file) {
-                                    Ok(f) => v.insert(BufWriter::with_capacity(1 << 13, f)),
-                                    Err(e) => {
-                                        failed.get_or_insert(io_error(&file)(e));
-                                        continue;
-                                    }
-                                }
-                            }
-                        };
-                        if let Err(e) = w.write_all(&p.to_bytes()) {
-                            failed.get_or_insert(io_error(&file)(e));
+                        if let Err(e) = spill_one(&mut writers, spill, &p) {
+                            failed.get_or_insert(e);
                         }
                     }
                     Ok(_) => {}
@@ -277,6 +264,32 @@ fn spill_placed(
             faults: faults.join("\n"),
         });
     }
+    flush_spilled(writers, spill)
+}
+
+/// Appends placed puzzle `p` to `spill/K.placed` of its slice, the file
+/// created at its first puzzle.
+fn spill_one(
+    writers: &mut BTreeMap<usize, BufWriter<fs::File>>,
+    spill: &Path,
+    p: &Placed,
+) -> Result<(), CampaignError> {
+    let file = spill.join(format!("{}.placed", p.k));
+    let w = match writers.entry(p.k) {
+        std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+        std::collections::btree_map::Entry::Vacant(v) => {
+            let f = fs::File::create(&file).map_err(io_error(&file))?;
+            v.insert(BufWriter::with_capacity(1 << 13, f))
+        }
+    };
+    w.write_all(&p.to_bytes()).map_err(io_error(&file))
+}
+
+/// Flushes the spill files; the slices spilled.
+fn flush_spilled(
+    writers: BTreeMap<usize, BufWriter<fs::File>>,
+    spill: &Path,
+) -> Result<BTreeSet<usize>, CampaignError> {
     let mut spilled = BTreeSet::new();
     for (k, mut w) in writers {
         let file = spill.join(format!("{k}.placed"));
@@ -433,12 +446,6 @@ fn count_slice(
     };
     let mut grids_of = CostGrids::new(dir, status.units.iter().filter(|u| u.unit.k == k));
     let mut failed: Option<CampaignError> = None;
-    // Grids to place: (hi slice, mid band 2, lo slice, lo band 2).
-    struct Pending {
-        mid: Band,
-        lo_class: usize,
-        lo: Band,
-    }
     let (mut searched_grids, mut covered) = (0u64, 0u64);
     let mut pending: Vec<Pending> = Vec::new();
     for r in searched {
@@ -489,7 +496,27 @@ fn count_slice(
     if let Some(e) = failed {
         return Err(e);
     }
-    // The pending grids' mid and lo entries, one walk per slice.
+    covered += count_pending_covered(ed, runs, k, searched, &pending, &whole);
+    Ok((searched_grids, covered))
+}
+
+/// A grid of slice `k` to place: its mid band 2, lo slice and lo band 2.
+struct Pending {
+    mid: Band,
+    lo_class: usize,
+    lo: Band,
+}
+
+/// How many of the `pending` grids of slice `k` have their mid and lo
+/// entries searched too (`whole`: slice searched entire); one walk per slice.
+fn count_pending_covered(
+    ed: &Ed,
+    runs: &BTreeMap<usize, Vec<Range<u64>>>,
+    k: usize,
+    searched: &[Range<u64>],
+    pending: &[Pending],
+    whole: &dyn Fn(usize) -> bool,
+) -> u64 {
     let mids: Vec<Band> = pending.iter().map(|p| p.mid).collect();
     let mid_entries = if whole(k) {
         vec![None; mids.len()]
@@ -512,11 +539,12 @@ fn count_slice(
             lo_ok[i] = number.is_some_and(|e| holds(lo_runs, e));
         }
     }
+    let mut covered = 0u64;
     for (i, ok) in lo_ok.iter().enumerate() {
         let mid_ok = whole(k) || mid_entries[i].is_some_and(|e| holds(searched, e));
         covered += (*ok && mid_ok) as u64;
     }
-    Ok((searched_grids, covered))
+    covered
 }
 
 /// The spill directory of a merge, removed whatever happens.
