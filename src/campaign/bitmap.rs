@@ -210,9 +210,35 @@ fn survey(dir: &Path, files: &[(usize, PathBuf)]) -> Result<(BitmapInfo, String)
     let Some((h, _)) = first else {
         return Err(mismatch("no flag file (slice-K.s17f) in it".to_string()));
     };
+    let why = why_incomplete(files.len(), &short, &partial_merges, &plans);
+    let plan = match (plans.len(), plans.first()) {
+        (1, Some(Some(p))) => *p,
+        _ => 0,
+    };
+    let info = BitmapInfo {
+        clues: h.clues,
+        kind: h.kind,
+        complete: why.is_empty(),
+        files: files.len() as u32,
+        plan,
+        set: 0,
+        covered,
+        build: THIS_BUILD.to_string(),
+    };
+    Ok((info, why.join("; ")))
+}
+
+/// Why the answer of `files` flag files is not complete (empty: it is):
+/// slices missing or `short` of cover, `--partial` merges, and plans.
+fn why_incomplete(
+    files: usize,
+    short: &[usize],
+    partial_merges: &[usize],
+    plans: &BTreeSet<Option<u64>>,
+) -> Vec<String> {
     let mut why = Vec::new();
-    if files.len() < BANDS {
-        why.push(format!("flag files of {} of {BANDS} slices", files.len()));
+    if files < BANDS {
+        why.push(format!("flag files of {files} of {BANDS} slices"));
     }
     if !short.is_empty() {
         why.push(format!(
@@ -234,21 +260,7 @@ fn survey(dir: &Path, files: &[(usize, PathBuf)]) -> Result<(BitmapInfo, String)
     if plans.len() > 1 {
         why.push(format!("files of {} different plans", plans.len()));
     }
-    let plan = match (plans.len(), plans.first()) {
-        (1, Some(Some(p))) => *p,
-        _ => 0,
-    };
-    let info = BitmapInfo {
-        clues: h.clues,
-        kind: h.kind,
-        complete: why.is_empty(),
-        files: files.len() as u32,
-        plan,
-        set: 0,
-        covered,
-        build: THIS_BUILD.to_string(),
-    };
-    Ok((info, why.join("; ")))
+    why
 }
 
 /// The bitmap of the flag files of `dir` into `out` (replaced only when

@@ -279,24 +279,10 @@ fn survey(dir18: &Path, dir17: &Path) -> Outcome {
                     .push(k);
             }
         }
-        let with_17: BTreeSet<(u32, u32)> = f17
-            .iter()
-            .flat_map(|f| f.records().map(|r| (r.entry, r.grid)))
-            .collect();
-        let (mut also_18, mut lowest_18) = (0u64, 0u64);
-        for r in f18.iter().flat_map(|f| f.records()) {
-            if with_17.contains(&(r.entry, r.grid)) {
-                also_18 += 1;
-            } else {
-                lowest_18 += 1;
-            }
-        }
         let ed_grids = counts[k].grids;
-        let covered =
-            |f: &Option<flags::FlagFile<Vec<u8>>>| f.as_ref().map_or(0, |f| f.header().covered);
-        let (c17, c18) = (covered(&f17), covered(&f18));
+        let row = survey_counts(&f17, &f18, ed_grids);
+        let [_, c17, c18, lowest_17, also_18, lowest_18] = row;
         let done = c17 == ed_grids && c18 == ed_grids;
-        let lowest_17 = with_17.len() as u64;
         let rest = ed_grids - lowest_17 - lowest_18;
         writeln!(
             out,
@@ -308,10 +294,7 @@ fn survey(dir18: &Path, dir17: &Path) -> Outcome {
             },
             if done { "yes" } else { "no" }
         )?;
-        for (a, v) in all
-            .iter_mut()
-            .zip([ed_grids, c17, c18, lowest_17, also_18, lowest_18])
-        {
+        for (a, v) in all.iter_mut().zip(row) {
             *a += v;
         }
         complete += done as usize;
@@ -329,6 +312,47 @@ fn survey(dir18: &Path, dir17: &Path) -> Outcome {
         if all_done { "yes" } else { "no" }
     )?;
     out.flush()?;
+    say_survey(&plans, all, complete);
+    Ok(true)
+}
+
+/// One slice's counts of the survey: `[ed_grids, covered_17, covered_18,
+/// lowest_17, also_18, lowest_18]` from its 17 and 18 flag files.
+fn survey_counts(
+    f17: &Option<flags::FlagFile<Vec<u8>>>,
+    f18: &Option<flags::FlagFile<Vec<u8>>>,
+    ed_grids: u64,
+) -> [u64; 6] {
+    let with_17: BTreeSet<(u32, u32)> = f17
+        .iter()
+        .flat_map(|f| f.records().map(|r| (r.entry, r.grid)))
+        .collect();
+    let (mut also_18, mut lowest_18) = (0u64, 0u64);
+    for r in f18.iter().flat_map(|f| f.records()) {
+        if with_17.contains(&(r.entry, r.grid)) {
+            also_18 += 1;
+        } else {
+            lowest_18 += 1;
+        }
+    }
+    let covered =
+        |f: &Option<flags::FlagFile<Vec<u8>>>| f.as_ref().map_or(0, |f| f.header().covered);
+    let lowest_17 = with_17.len() as u64;
+    [
+        ed_grids,
+        covered(f17),
+        covered(f18),
+        lowest_17,
+        also_18,
+        lowest_18,
+    ]
+}
+
+/// The survey's stderr: a note where flag files come from different
+/// plans, then the lowest clue counts in all (lower bounds if incomplete).
+fn say_survey(plans: &BTreeMap<(u32, Option<u64>), Vec<usize>>, all: [u64; 6], complete: usize) {
+    let all_done = complete == s17::campaign::SLICES;
+    let [grids, _, _, lowest_17, _, lowest_18] = all;
     for clues in [17, 18] {
         let of: Vec<_> = plans.iter().filter(|((c, _), _)| *c == clues).collect();
         if of.len() > 1 {
@@ -350,7 +374,6 @@ fn survey(dir18: &Path, dir17: &Path) -> Outcome {
             s17::campaign::SLICES
         );
     }
-    Ok(true)
 }
 
 /// One slice of the report, for the picture.
