@@ -226,31 +226,7 @@ fn run_resumable(
     };
     let tables_path = table_path(args.search.tables.tables.as_deref())?;
     run.check(&[("grid file", &grids), ("band table file", &tables_path)])?;
-    let (name, grid_file) = if grids == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read the grid file <stdin>")?;
-        (
-            "<stdin>".to_string(),
-            GridFile::from_bytes(&bytes, Part::WHOLE),
-        )
-    } else {
-        let file = GridFile::read(&grids, Part::WHOLE).context("cannot read the grid file")?;
-        (grids.display().to_string(), file)
-    };
-    if grid_file.total_entries == 0 {
-        return Err(no_items("grid", &name));
-    }
-    let mut bad = BadLines::new("lowest");
-    for (line, err) in grid_file.bad_lines() {
-        bad.report(format_args!("{name}: line {line}: {err}"));
-    }
-    bad.finish();
-    anyhow::ensure!(
-        grid_file.grids().next().is_some(),
-        "no valid grid in {name}: nothing to search, so no output written"
-    );
+    let (grid_file, bad) = read_grid_file(&grids)?;
     let (catalogue, tables) = load_tables(&args.search.tables, quiet)?;
     let header = checkpoint_header("lowest", grid_file.fingerprint, &lowest_detail());
     let mut opened = run.open(&header, open_mode(args.resume, args.force), None)?;
@@ -310,19 +286,53 @@ fn run_resumable(
     })?;
     run.end(&bar, before, totals.grids, todo.len())?;
     if !quiet {
-        tally
-            .into_inner()
-            .expect("no panic")
-            .summary(start.elapsed());
-        if before > 0 {
-            eprintln!(
-                "s17 lowest: {} were done before this run (their witnesses are in {})",
-                counted(before as u64, "grid"),
-                output.display()
-            );
-        }
+        say_lowest_done(tally.into_inner().expect("no panic"), start, before, output);
     }
     Ok(bad.count() == 0)
+}
+
+/// The grid file of `--input` (`-`: stdin) read whole, its bad lines
+/// reported; refused when it holds no valid grid.
+fn read_grid_file(grids: &Path) -> anyhow::Result<(GridFile, BadLines)> {
+    let (name, grid_file) = if grids == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read the grid file <stdin>")?;
+        (
+            "<stdin>".to_string(),
+            GridFile::from_bytes(&bytes, Part::WHOLE),
+        )
+    } else {
+        let file = GridFile::read(grids, Part::WHOLE).context("cannot read the grid file")?;
+        (grids.display().to_string(), file)
+    };
+    if grid_file.total_entries == 0 {
+        return Err(no_items("grid", &name));
+    }
+    let mut bad = BadLines::new("lowest");
+    for (line, err) in grid_file.bad_lines() {
+        bad.report(format_args!("{name}: line {line}: {err}"));
+    }
+    bad.finish();
+    anyhow::ensure!(
+        grid_file.grids().next().is_some(),
+        "no valid grid in {name}: nothing to search, so no output written"
+    );
+    Ok((grid_file, bad))
+}
+
+/// The summary of a resumable run (stderr): the tally, and the grids done
+/// by runs before.
+fn say_lowest_done(tally: Tally, start: Instant, before: usize, output: &Path) {
+    tally.summary(start.elapsed());
+    if before > 0 {
+        eprintln!(
+            "s17 lowest: {} were done before this run (their witnesses are in {})",
+            counted(before as u64, "grid"),
+            output.display()
+        );
+    }
 }
 
 /// The checkpoint header's detail: the counts searched, so that a run
