@@ -13,6 +13,7 @@ use std::path::Path;
 use anyhow::Context;
 
 use s17::grid::{BYTE_ORDER_MARK, Grid, Puzzle};
+use s17::scan::{GridFile, Part};
 
 /// A named line source: a file, or standard input.
 pub struct LineSource {
@@ -232,6 +233,24 @@ pub fn read_grids<S: AsRef<str>>(
         good &= bad.count() == 0;
     }
     Ok((grids, good))
+}
+
+/// The grid file of a run (`-`: stdin), part `part` of it, with the name
+/// its messages give; refused when it holds no line at all.
+pub fn read_grid_file(grids: &Path, part: Part) -> anyhow::Result<(String, GridFile)> {
+    let (name, grid_file) = if grids == Path::new("-") {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin(), &mut bytes)
+            .context("cannot read the grid file <stdin>")?;
+        ("<stdin>".to_string(), GridFile::from_bytes(&bytes, part))
+    } else {
+        let file = GridFile::read(grids, part).context("cannot read the grid file")?;
+        (grids.display().to_string(), file)
+    };
+    if grid_file.total_entries == 0 {
+        return Err(no_items("grid", &name));
+    }
+    Ok((name, grid_file))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! `--output` go to stdout as grids finish, numbered by line.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,7 +27,7 @@ use s17::scan::{GridFile, Part, scan};
 use s17::search::{GridResult, Rank};
 
 use super::common::{SearchArgs, counted, load_tables, open_mode, progress_bar, table_path};
-use super::input::{BadLines, no_grid_given, no_items};
+use super::input::{self, BadLines, no_grid_given};
 use super::resumable::Resumable;
 use super::{Outcome, interrupt};
 
@@ -294,22 +294,7 @@ fn run_resumable(
 /// The grid file of `--input` (`-`: stdin) read whole, its bad lines
 /// reported; refused when it holds no valid grid.
 fn read_grid_file(grids: &Path) -> anyhow::Result<(GridFile, BadLines)> {
-    let (name, grid_file) = if grids == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read the grid file <stdin>")?;
-        (
-            "<stdin>".to_string(),
-            GridFile::from_bytes(&bytes, Part::WHOLE),
-        )
-    } else {
-        let file = GridFile::read(grids, Part::WHOLE).context("cannot read the grid file")?;
-        (grids.display().to_string(), file)
-    };
-    if grid_file.total_entries == 0 {
-        return Err(no_items("grid", &name));
-    }
+    let (name, grid_file) = input::read_grid_file(grids, Part::WHOLE)?;
     let mut bad = BadLines::new("lowest");
     for (line, err) in grid_file.bad_lines() {
         bad.report(format_args!("{name}: line {line}: {err}"));

@@ -1,7 +1,6 @@
 //! `s17 scan`: every grid of a grid file, in parallel, results streamed to
 //! a resumable output file (see `s17::output` for the file design).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,7 +16,7 @@ use s17::search::{Goal, Searcher};
 use super::common::{
     GoalArgs, SearchArgs, counted, load_tables, open_mode, report_new, table_path,
 };
-use super::input::{BadLines, no_items};
+use super::input::{self, BadLines};
 use super::resumable::Resumable;
 use super::search::format_stats;
 use super::{Outcome, interrupt};
@@ -182,23 +181,7 @@ fn check_paths(args: &Args, grids: &Path, run: &Resumable) -> anyhow::Result<()>
 /// their bad lines reported; `None` when `--strict` stops at one. An
 /// input with no grid to search is an error: nothing is written.
 fn read_input(args: &Args, grids: &Path) -> anyhow::Result<Option<Input>> {
-    let (name, grid_file) = if grids == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read the grid file <stdin>")?;
-        (
-            "<stdin>".to_string(),
-            GridFile::from_bytes(&bytes, args.part),
-        )
-    } else {
-        let name = grids.display().to_string();
-        let file = GridFile::read(grids, args.part).context("cannot read the grid file")?;
-        (name, file)
-    };
-    if grid_file.total_entries == 0 {
-        return Err(no_items("grid", &name));
-    }
+    let (name, grid_file) = input::read_grid_file(grids, args.part)?;
     let mut bad = BadLines::new("scan");
     for (line, err) in grid_file.bad_lines() {
         bad.report(format_args!("{name}: line {line}: {err}"));
