@@ -193,22 +193,28 @@ fn on_signal(signal: i32) {
         std::process::exit(i32::from(exit_code()));
     }
     SIGNAL.store(signal, Ordering::SeqCst);
+    let again = again_note(signal);
     match &*mode {
         Mode::Resumable { stop, quiet: false } => with_bar_cleared(false, || {
-            eprintln!(
-                "s17 {}: interrupt: {} (Ctrl-C again stops at once)",
-                stop.command, stop.first
-            );
+            eprintln!("s17 {}: interrupt: {} ({again})", stop.command, stop.first);
         }),
         Mode::Early {
             command,
             quiet: false,
-        } => eprintln!(
-            "s17 {command}: interrupt: the run stops before its first piece (Ctrl-C again \
-             stops at once)"
-        ),
+        } => eprintln!("s17 {command}: interrupt: the run stops before its first piece ({again})"),
         Mode::AtOnce { command, line } => stop_at_once(command, line),
         _ => {}
+    }
+}
+
+/// How the first note says a second stop is asked: by Ctrl-C for
+/// SIGINT, by the same signal for SIGTERM and SIGHUP (a batch system's
+/// stop or a closed terminal, where no Ctrl-C is at hand).
+fn again_note(signal: i32) -> &'static str {
+    if signal == SIGINT {
+        "Ctrl-C again stops at once"
+    } else {
+        "a second signal stops at once"
     }
 }
 

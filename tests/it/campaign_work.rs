@@ -272,3 +272,56 @@ fn a_unit_in_parts_killed_at_any_moment_ends_as_an_uninterrupted_run() {
     assert_eq!(unit_files(&dir), unit_files(&reference));
     assert!(merged(&dir).lines().any(|l| l == SLICE331_17));
 }
+
+/// SIGTERM (Slurm's stop at the end of a job's time) ends a worker at once
+/// with a line that says what it did: units finished, and the unit it ran
+/// with its entries checkpointed as its checkpoint file holds them; a
+/// worker started after it finishes the campaign.
+#[test]
+fn a_worker_stopped_by_a_signal_says_what_it_checkpointed() {
+    let dir = temp("campaign-work", "signalled");
+    plan(&dir, "331:1683756..1683776", "0.00006");
+    let mut child = worker(&dir);
+    crate::common::signals::wait_until_caught(&mut child);
+    assert!(wait_for_a_checkpoint(
+        &dir,
+        crate::common::progress_limit(600)
+    ));
+    crate::common::signals::send(&child, "TERM");
+    let out = child.wait_with_output().unwrap();
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(143), "{said}");
+    let line = said
+        .lines()
+        .find_map(|l| l.strip_prefix("s17 campaign work: interrupted: worker stopped; "))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        line.ends_with(&format!("`s17 campaign work {}` goes on", dir.display())),
+        "{said}"
+    );
+    let (finished, rest) = line.split_once(" finished here").unwrap();
+    let finished: u64 = finished.split(' ').next().unwrap().parse().unwrap();
+    if let Some(unit) = rest.strip_prefix("; unit ") {
+        // `U: D of T entries checkpointed (…)`: the unit's checkpoint
+        // file holds D entries of its T.
+        let (number, counts) = unit.split_once(": ").unwrap();
+        let (done, total) = counts
+            .split_once(" entries checkpointed")
+            .unwrap()
+            .0
+            .split_once(" of ")
+            .unwrap();
+        let done: usize = done.parse().unwrap();
+        let total: usize = total.parse().unwrap();
+        assert!(done <= total, "{said}");
+        let file = dir.join("out").join(format!("{number}.txt.done"));
+        let lines = std::fs::read_to_string(&file).map_or(0, |t| t.lines().count());
+        assert_eq!(lines.saturating_sub(1), done, "{said}");
+        assert!(finished > 0 || done > 0, "{said}");
+    } else {
+        assert!(finished > 0, "{said}");
+    }
+    let out = worker(&dir).wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    status_ok(&dir);
+}

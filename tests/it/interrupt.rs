@@ -119,7 +119,11 @@ fn assert_interrupted(out: &Output, said: &Said, signal: &str) -> (u64, u64) {
     let command = said.command;
     assert!(
         text.contains(&format!("s17 {command}: interrupt: "))
-            && text.contains("(Ctrl-C again stops at once)"),
+            && text.contains(if signal == "INT" {
+                "(Ctrl-C again stops at once)"
+            } else {
+                "(a second signal stops at once)"
+            }),
         "{text}"
     );
     let last = text.lines().last().unwrap_or_default();

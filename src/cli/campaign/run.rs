@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::Context;
@@ -117,10 +118,16 @@ pub(super) fn work(args: WorkArgs, quiet: bool) -> Outcome {
     // A signal ends the worker at once: its unit is checkpointed entry by
     // entry, and its claim is stale once the process is gone.
     let dir = args.dir.display().to_string();
+    let progress = Arc::new(WorkProgress::default());
+    let watched = Arc::clone(&progress);
     interrupt::install_at_once("campaign work", move || {
-        format!("worker stopped; its unit is checkpointed, and `s17 campaign work {dir}` goes on")
+        format!(
+            "worker stopped; {}; `s17 campaign work {dir}` goes on",
+            watched.describe()
+        )
     })?;
     let worker = Worker {
+        progress: &progress,
         dir: &args.dir,
         plan: &plan,
         config: &config,
@@ -184,6 +191,8 @@ struct Worker<'a, B: AsRef<[u8]> + Sync> {
     exhauster: &'a Exhauster<'a, B>,
     /// This worker, as its claims describe it.
     me: &'a str,
+    /// What it has done so far, for the line of a signal's stop.
+    progress: &'a WorkProgress,
     quiet: bool,
     time_up: &'a (dyn Fn() -> bool + Sync),
 }
@@ -211,6 +220,8 @@ impl<B: AsRef<[u8]> + Sync> Worker<'_, B> {
         };
         let unit = run.unit().clone();
         let todo = run.todo(self.ed);
+        self.progress
+            .start(number, unit.len(), unit.len() - todo.len() as u64);
         self.say(format!(
             "{}: unit {number} (slice {}, entries {}..{}): {} to search{}",
             self.me,
@@ -240,6 +251,7 @@ impl<B: AsRef<[u8]> + Sync> Worker<'_, B> {
         ));
         if whole {
             claim.finish()?;
+            self.progress.finished();
         } else if lost {
             self.say(format!(
                 "unit {number}: its claim was taken as stale by another worker"
@@ -273,11 +285,57 @@ impl<B: AsRef<[u8]> + Sync> Worker<'_, B> {
                 }
             });
             let stop = || (self.time_up)() || lost.load(Ordering::Relaxed);
-            let totals = run.search(self.exhauster, todo, &stop, &|_, _| {});
+            let totals = run.search(self.exhauster, todo, &stop, &|_, _| {
+                self.progress.entry_done();
+            });
             beating.store(false, Ordering::Relaxed);
             totals
         })?;
         Ok((totals, lost.load(Ordering::Relaxed)))
+    }
+}
+
+/// What a worker has done, shared with the signal handler's line: units
+/// it finished, and the unit it runs with its entries checkpointed.
+#[derive(Default)]
+struct WorkProgress {
+    finished: AtomicU64,
+    /// The unit it runs, plus one (0: none yet, or between units).
+    unit: AtomicUsize,
+    entries: AtomicU64,
+    checkpointed: AtomicU64,
+}
+
+impl WorkProgress {
+    fn start(&self, unit: usize, entries: u64, checkpointed: u64) {
+        self.entries.store(entries, Ordering::SeqCst);
+        self.checkpointed.store(checkpointed, Ordering::SeqCst);
+        self.unit.store(unit + 1, Ordering::SeqCst);
+    }
+
+    fn entry_done(&self) {
+        self.checkpointed.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn finished(&self) {
+        self.unit.store(0, Ordering::SeqCst);
+        self.finished.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// `N units finished here; unit U: D of T entries checkpointed`.
+    fn describe(&self) -> String {
+        let finished = self.finished.load(Ordering::SeqCst);
+        let mut line = format!("{} finished here", counted(finished, "unit"));
+        if let Some(unit) = self.unit.load(Ordering::SeqCst).checked_sub(1) {
+            let _ = write!(
+                line,
+                "; unit {unit}: {} of {} entries checkpointed (its claim is stale once this \
+                 process is gone)",
+                self.checkpointed.load(Ordering::SeqCst),
+                self.entries.load(Ordering::SeqCst)
+            );
+        }
+        line
     }
 }
 
