@@ -252,3 +252,48 @@ fn well_formed(text: &str) -> Result<(), String> {
         Err(format!("never closed: {open:?}"))
     }
 }
+
+/// `campaign report` refuses a directory whose flag files disagree: a
+/// file named for one slice that holds another, and files of two flags
+/// (17 and 18): exit 1, the file named, nothing on stdout.
+#[test]
+fn a_report_refuses_a_misnamed_file_and_files_of_two_flags() {
+    let dir = temp("misnamed");
+    write(&dir, 415, 18, &[(0, 0)], None, 8);
+    std::fs::rename(dir.join(file_name(415)), dir.join(file_name(414))).unwrap();
+    let out = s17(&["campaign", "report"]).arg(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: holds slice 415, not 414", file_name(414))),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "{stderr}");
+
+    let dir = temp("two-flags");
+    write(&dir, 414, 17, &[(5, 5)], Some(100), 7);
+    write(&dir, 415, 18, &[(0, 0)], None, 8);
+    let out = s17(&["campaign", "report"]).arg(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: its flag is \"", file_name(415)))
+            && stderr.contains("the other files' \""),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "{stderr}");
+
+    // The survey with the directories swapped: the 17 file where 18s are
+    // due, refused before any line.
+    let (d17, d18) = (temp("swapped-17"), temp("swapped-18"));
+    write(&d17, 414, 17, &[(5, 5)], Some(100), 7);
+    write(&d18, 414, 18, &[(5, 5)], Some(100), 8);
+    let (out, stderr) = survey(&d17, &d18);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("swapped-18/slice-414.s17f: its flag is \"has a minimal 18")
+            && stderr.contains("the survey wants minimal 17s here"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "{stderr}");
+}

@@ -28,7 +28,9 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
     let files = flag_files(&args.dir)?;
     check_svg(&args)?;
     let mut rows: Vec<Row> = Vec::new();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // The TSV is printed once every file is read and checked: a refused
+    // directory leaves nothing half written on standard output.
+    let mut out = Vec::new();
     writeln!(out, "slice\ted_grids\tsearched\tcovered\tflagged\tcomplete")?;
     let (mut grids, mut searched, mut covered, mut flagged, mut complete) =
         (0u64, 0u64, 0u64, 0u64, 0usize);
@@ -71,7 +73,9 @@ pub(super) fn report_flags(args: ReportArgs) -> Outcome {
         "all\t{grids}\t{searched}\t{covered}\t{flagged}\t{}",
         if all_done { "yes" } else { "no" }
     )?;
-    out.flush()?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&out)?;
+    stdout.flush()?;
     say_provenance(&plans, &partial);
     let what = describe.unwrap_or_default();
     let title = if all_done {
@@ -260,7 +264,8 @@ fn survey(dir18: &Path, dir17: &Path) -> Outcome {
         .chain(flag_files(dir17)?)
         .map(|(k, _)| k)
         .collect();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // Printed once every file is read and checked, as `report_flags`.
+    let mut out = Vec::new();
     writeln!(
         out,
         "slice\ted_grids\tcovered_17\tcovered_18\tlowest_17\talso_18\tlowest_18\tlowest_19_or_more\tcomplete"
@@ -311,7 +316,9 @@ fn survey(dir18: &Path, dir17: &Path) -> Outcome {
         },
         if all_done { "yes" } else { "no" }
     )?;
-    out.flush()?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&out)?;
+    stdout.flush()?;
     say_survey(&plans, all, complete);
     Ok(true)
 }
