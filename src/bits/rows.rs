@@ -34,7 +34,7 @@ pub fn transpose64(m: &mut [u64; 64]) {
 
 /// The OR, into `out`, of the rows of the cells of `cells` (row `c` is
 /// `rows[c * stride..]`, as many words as `out`). With AVX-512F (run time,
-/// the form of [`file_sets`]) eight words at a time, held in a register
+/// the form of `file_sets`) eight words at a time, held in a register
 /// over the rows; otherwise [`or_rows_scalar`].
 #[inline]
 pub fn or_rows(rows: &[u64], stride: usize, cells: Mask54, out: &mut [u64]) {

@@ -5,7 +5,7 @@
 //!   class each) hold a bit of a word, in one add.
 //! - [`mini_row_clues`]: the mini-row bound of one band 3, and
 //!   [`mini_row_pass`], the same bound for many bands 3 at once (eight per
-//!   round with AVX-512, [`mini_row_pass_avx512`]; else
+//!   round with AVX-512, `mini_row_pass_avx512`; else
 //!   [`mini_row_pass_scalar`]).
 //!
 //! # The mini-row bound from the socket bits

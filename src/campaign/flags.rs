@@ -3,7 +3,7 @@
 //!
 //! The puzzles of every checkpointed entry (one per visit that found one,
 //! at any visit: hi, mid or lo) become flag records of their grids
-//! ([`flag_records`]); a grid is kept in slice K's file when its hi visit
+//! (`flag_records`); a grid is kept in slice K's file when its hi visit
 //! is in an entry of K that the campaign searched (checkpointed). The
 //! counts of slice K:
 //!

@@ -18,7 +18,7 @@
 //! left alone: a resume drops it.
 //!
 //! An entry of a unit counts as checkpointed exactly when a resume of the
-//! unit would keep it ([`reconcile`]: a complete checkpoint line, and the
+//! unit would keep it (`reconcile`: a complete checkpoint line, and the
 //! output holds as many lines for it as the line promises) and it lies in
 //! the unit's range. Besides, the raw checkpoint is read for what must not
 //! be there: an entry with two checkpoint lines (a resume drops both and

@@ -5,14 +5,14 @@
 //! bands 3 are the visits of the ED grids the entry holds, each tagged with
 //! the band-3 choices (hi, mid, lo) it is the visit of ([`crate::ed`]). In
 //! every visit, bands 1 and 2 are the entry's, so one bands-1+2 state
-//! ([`Bands12`]: the UA12 and their harvest, the valid sets of bands 1 and
+//! (`Bands12`: the UA12 and their harvest, the valid sets of bands 1 and
 //! 2, the 2X2Y steps, the XY loop and the bands-1+2 checks) serves them
-//! all; each band 3 has its own [`Band3State`] (GUAs, sockets, band-3 UAs,
+//! all; each band 3 has its own `Band3State` (GUAs, sockets, band-3 UAs,
 //! part 2, final checks). The GUAs' bands-1+2 parts depend only on the
 //! socket's signature, which bands 3 share, so they are harvested once
-//! per signature for the whole entry ([`SignatureHarvest`]), and part 1's
+//! per signature for the whole entry (`SignatureHarvest`), and part 1's
 //! GUA bits are given once per socket class for all the bands 3
-//! ([`Bands12::add_band3`], [`crate::search::shared::classes`]).
+//! (`Bands12::add_band3`, [`crate::search::shared::classes`]).
 //!
 //! The rows: a visit for choice c searches the clue counts (x, y, z) that
 //! the one-grid plan gives to choice c when bands 1, 2, 3 of the visit play

@@ -6,7 +6,7 @@
 //! band 3); the entry number of band 2 in slice K (one walk of the slice
 //! for all the puzzles of K, [`Ed::entry_numbers`]); the grid index, band
 //! 3's position among the entry's hi visits; and the puzzle mapped onto the
-//! hi-visit grid ([`isomorphism`], [`Transform::apply_puzzle`]), checked to
+//! hi-visit grid ([`isomorphism`], `Transform::apply_puzzle`), checked to
 //! agree with that grid and to have one solution. A grid found by several
 //! puzzles (several visits, or images under automorphisms) keeps the
 //! **smallest mask** (as an integer, cell 0 the lowest bit), so the records

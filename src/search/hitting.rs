@@ -9,7 +9,7 @@ pub type Sockets = u64;
 /// A lower bound on the clues band 3 needs to hit a family of sets: the
 /// exact count for the sets that lie inside one mini-row (three cells of a
 /// row and a box), the others left out. Mini-rows are disjoint, so their
-/// needs add up; the need of one mini-row comes from [`MIN_HIT`].
+/// needs add up; the need of one mini-row comes from `MIN_HIT`.
 #[derive(Default)]
 pub struct MiniRowBound {
     /// Seven bits per mini-row r (bits 7r..7r + 7): bit s - 1 set when

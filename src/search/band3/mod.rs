@@ -5,17 +5,17 @@
 //! band 3 of a catalogue entry (ARCHITECTURE.md, stages 5 to 8).
 //!
 //! Part 1 asks a [`Band3State`] its questions through a few methods and
-//! reads none of its fields: per X slice [`Band3State::prepare_x_slice`]
-//! and [`Band3State::end_slice`], per step [`Band3State::step_forced`],
-//! per survivor [`Band3State::survivor_passes`] (or its two halves), and
-//! for a valid XY [`Band3State::enumerate_band3`].
+//! reads none of its fields: per X slice `Band3State::prepare_x_slice`
+//! and `Band3State::end_slice`, per step `Band3State::step_forced`,
+//! per survivor `Band3State::survivor_passes` (or its two halves), and
+//! for a valid XY `Band3State::enumerate_band3`.
 //!
-//! - [`sockets`]: the socket geometry of band 3 and the bounds on the
+//! - `sockets`: the socket geometry of band 3 and the bounds on the
 //!   clues its open sockets need.
-//! - [`slice`]: the GUA bits of the current X slice.
-//! - [`index`]: every GUA by cell, for band 3 on every GUA and part 2.
-//! - [`checks`]: the socket checks of a step and of a survivor.
-//! - [`part2`]: the band-3 completion of a valid XY and the final check.
+//! - `slice`: the GUA bits of the current X slice.
+//! - `index`: every GUA by cell, for band 3 on every GUA and part 2.
+//! - `checks`: the socket checks of a step and of a survivor.
+//! - `part2`: the band-3 completion of a valid XY and the final check.
 
 mod checks;
 mod index;

@@ -16,7 +16,7 @@
 //! are *open* and band 3 must hit their T. If bounds show that band 3
 //! cannot hit all open T's with the clues it has left, the survivor dies;
 //! then band 3 must hit the T of every GUA it misses and its own UAs (a
-//! hitting-set search, [`Band3State::survivor_passes`]). The others are
+//! hitting-set search, `Band3State::survivor_passes`). The others are
 //! checked by the solver with band 3 given in full (exactly the bands-1+2
 //! problem under band 3's gangster); a failure gives a fresh UA12 for the
 //! later steps.
@@ -29,8 +29,8 @@
 //! band 3 (a choice of [`super::runner`]); `s17 exhaust` with every band 3 of an entry,
 //! where the GUA bits of the bands 3's mini-row sockets are kept once, by
 //! socket class ([`super::shared::classes`]), and each survivor's open classes
-//! serve every band 3. Which of the two a row runs is a type ([`Mode`]:
-//! [`OneGrid`] or [`Shared`]), so the XY loop and the survivor path are
+//! serve every band 3. Which of the two a row runs is a type (`Mode`:
+//! `OneGrid` or [`Shared`]), so the XY loop and the survivor path are
 //! compiled once for each and never test it.
 //!
 //! - `step`: the 2X2Y step, the sets XY must hit in it, and its vectors.

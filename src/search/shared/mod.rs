@@ -76,7 +76,7 @@ impl Shared {
 
     /// Files the GUAs of `band3`'s mini-row sockets by class (and the
     /// gangsters its sockets make) and puts it in class mode
-    /// ([`Band3State::use_class_bits`]).
+    /// (`Band3State::use_class_bits`).
     pub fn add_band3(&mut self, band3: &mut Band3State) {
         band3.use_class_bits();
         self.classes.add_sockets(band3.grid());
