@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
-use crate::common::bin::{files_in, s17, stderr, temp, text};
+use crate::common::bin::{DEMO_ENTRY, files_in, plan_in, s17, stderr, temp, text};
 
 /// The 17 entry of README's campaign example (a fraction of a second).
-const ENTRY: &str = "331:1683769..1683770";
+const ENTRY: &str = DEMO_ENTRY;
 
 fn ok(dir: &Path, args: &[&str]) -> String {
     let out = s17(args).current_dir(dir).output().unwrap();
@@ -23,19 +23,7 @@ fn ok(dir: &Path, args: &[&str]) -> String {
 fn demo_run(tag: &str) -> std::path::PathBuf {
     let d = temp("leftovers_and_messages", tag);
     std::fs::create_dir_all(&d).unwrap();
-    ok(
-        &d,
-        &[
-            "campaign",
-            "plan",
-            "--slices",
-            ENTRY,
-            "--unit-hours",
-            "12",
-            "-o",
-            "demo",
-        ],
-    );
+    plan_in(&d, "demo", ENTRY, &[]);
     ok(&d, &["campaign", "run", "demo", "0", "--threads", "1"]);
     d
 }
@@ -114,22 +102,7 @@ fn a_flag_merge_says_what_covered_and_hi_visit_mean_and_where_the_others_are() {
     std::fs::create_dir_all(&d).unwrap();
     // One entry at 18 --first: its grid's hi visit lies elsewhere, so the
     // 18 it finds is flagged outside the campaign.
-    ok(
-        &d,
-        &[
-            "campaign",
-            "plan",
-            "--slices",
-            ENTRY,
-            "--clues",
-            "18",
-            "--first",
-            "--unit-hours",
-            "12",
-            "-o",
-            "f18",
-        ],
-    );
+    plan_in(&d, "f18", ENTRY, &["--clues", "18", "--first"]);
     ok(&d, &["campaign", "run", "f18", "0", "--threads", "1"]);
     let said = ok(&d, &["campaign", "merge", "f18", "-o", "flags"]);
     assert!(

@@ -9,8 +9,8 @@
 use std::path::Path;
 use std::process::Output;
 
+use crate::common::bin::{DEMO_ENTRY, files_in, plan_in, stderr};
 use crate::common::bin::{data, run_with_stdin, s17};
-use crate::common::bin::{files_in, stderr};
 
 /// `s17 ARGS` in `dir` (the shared tables through `$S17_TABLES`).
 fn s17_in(dir: &Path, args: &[&str]) -> std::process::Command {
@@ -108,17 +108,7 @@ fn a_companion_that_is_an_input_is_refused() {
 fn a_campaign_s_own_files_and_a_locked_output_are_refused_even_with_force() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let plan = [
-        "campaign",
-        "plan",
-        "--slices",
-        "331:1683760..1683761",
-        "--unit-hours",
-        "1",
-        "-o",
-        "demo",
-    ];
-    assert!(run_in(d, &plan).status.success());
+    plan_in(d, "demo", "331:1683760..1683761", &[]);
     assert!(
         run_in(d, &["campaign", "run", "demo", "0", "-q"])
             .status
@@ -283,17 +273,7 @@ fn a_missing_directory_is_named_alike_and_never_made() {
 fn campaign_merge_prints_with_dash_and_locks_its_file() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let plan = [
-        "campaign",
-        "plan",
-        "--slices",
-        "331:1683769..1683770",
-        "--unit-hours",
-        "1",
-        "-o",
-        "demo",
-    ];
-    assert!(run_in(d, &plan).status.success());
+    plan_in(d, "demo", DEMO_ENTRY, &[]);
     let out = run_in(d, &["campaign", "run", "demo", "0", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let mut child = s17_in(d, &["campaign", "merge", "demo", "-o", "17s.txt"])
@@ -336,19 +316,7 @@ fn campaign_merge_prints_with_dash_and_locks_its_file() {
         "-o - with --known",
     );
 
-    let plan18 = [
-        "campaign",
-        "plan",
-        "--slices",
-        "28:0..2",
-        "--clues",
-        "18",
-        "--unit-hours",
-        "1",
-        "-o",
-        "c18",
-    ];
-    assert!(run_in(d, &plan18).status.success());
+    plan_in(d, "c18", "28:0..2", &["--clues", "18"]);
     for (campaign, goal) in [("demo", "17s"), ("c18", "18s")] {
         let out = run_in(d, &["campaign", "status", campaign, "--slices"]);
         let said = String::from_utf8(out.stdout).unwrap();
@@ -421,17 +389,7 @@ fn a_directory_as_an_output_file_is_refused_leaving_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     grids(d, "g.txt", 1);
-    let plan = [
-        "campaign",
-        "plan",
-        "--slices",
-        "331:1683769..1683770",
-        "--unit-hours",
-        "1",
-        "-o",
-        "demo",
-    ];
-    assert!(run_in(d, &plan).status.success());
+    plan_in(d, "demo", DEMO_ENTRY, &[]);
     let out = run_in(d, &["campaign", "run", "demo", "0", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
     std::fs::create_dir(d.join("sub")).unwrap();
@@ -452,18 +410,7 @@ fn a_directory_as_an_output_file_is_refused_leaving_nothing() {
 fn bitmap_and_catalogue_make_no_missing_parent() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let plan = [
-        "campaign",
-        "plan",
-        "--slices",
-        "331:1683769..1683770",
-        "--first",
-        "--unit-hours",
-        "1",
-        "-o",
-        "f17",
-    ];
-    assert!(run_in(d, &plan).status.success());
+    plan_in(d, "f17", DEMO_ENTRY, &["--first"]);
     for args in [
         &["campaign", "run", "f17", "0", "-q"][..],
         &["campaign", "merge", "f17", "-o", "flags", "-q"],

@@ -164,3 +164,17 @@ pub fn campaign_merge(dir: &Path, more: &[&str]) -> (Output, PathBuf) {
         .unwrap();
     (out, file)
 }
+
+/// README's one-entry campaign: slice 331, entry 1683769 (it holds one
+/// known 17; a second's search).
+pub const DEMO_ENTRY: &str = "331:1683769..1683770";
+
+/// `s17 campaign plan --slices LIST --unit-hours 1 MORE -o NAME` in
+/// `dir`, asserted to succeed.
+pub fn plan_in(dir: &Path, name: &str, list: &str, more: &[&str]) {
+    let mut args = vec!["campaign", "plan", "--slices", list, "--unit-hours", "1"];
+    args.extend_from_slice(more);
+    args.extend(["-o", name]);
+    let out = s17(&args).current_dir(dir).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+}
