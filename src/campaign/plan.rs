@@ -28,17 +28,22 @@
 //! about the cost of `enumerate --count`: some 20 µs an entry, so a slice of
 //! a million entries takes about 20 CPU-seconds and the whole catalogue
 //! several CPU-hours), and a slice's planned cost is shared among its
-//! planned entries in proportion to their bands 3, each hi visit weighing
-//! [`hi_weight`] more for 18s (an entry of weight 0
+//! planned entries by weight: its bands 3, each hi visit weighing
+//! [`hi_weight`] more for 18s, plus a fixed part, [`fixed_share`] times
+//! the slice's mean (4 for 17s, whose bands 3 tell little of an entry's
+//! cost, 8 for 18s, whose bands 3 overweigh the heaviest; an entry of weight 0
 //! costs [`ENTRY_FLOOR_SECONDS`]): the slice's total stays the table's,
 //! a heavy entry is planned heavy and light ones share a unit. A range is
 //! then cut greedily in order ([`cut_by_entry`]): a unit is closed before
 //! an entry that would take it past the target by more than half the
 //! entry, or that alone is above the target; so a unit of two or more
 //! entries is estimated within 1.5 times H, and an entry above H is a
-//! unit of its own (searched in parts). The bands 3 predict an entry's
-//! cost only in part (log sd about 0.9 around the prediction, against 1.0
-//! around the slice's mean: `benches/README.md`).
+//! unit of its own (searched in parts). The weights predict an entry's
+//! cost only in part, and a slice's mean (three sampled entries) is off by
+//! up to 2 or 3 times: units of a few entries to a hundred took 0.5 to 2
+//! times their plan (one machine factor) in 79 to 92 % of the cases
+//! measured (`benches/README.md`, "Measured over planned on real units");
+//! `--replan` corrects the slices from their first units.
 //!
 //! Re-planning a running campaign (`plan --replan`, [`replan()`]): the units
 //! started keep their lines; the entries of the others are cut again by the
@@ -238,8 +243,9 @@ fn even_cuts(n: u64, m: u64) -> impl Iterator<Item = Range<u64>> {
 
 mod per_entry;
 pub use per_entry::{
-    BANDS3_SECONDS_PER_ENTRY, ENTRY_FLOOR_SECONDS, HI_WEIGHT_18, PER_ENTRY_BYTES, cut_by_entry,
-    entry_bands3, entry_costs, hi_weight, pieces_bands3,
+    BANDS3_SECONDS_PER_ENTRY, ENTRY_FLOOR_SECONDS, FIXED_SHARE_17, FIXED_SHARE_18, HI_WEIGHT_18,
+    PER_ENTRY_BYTES, cut_by_entry, entry_bands3, entry_costs, fixed_share, hi_weight,
+    pieces_bands3,
 };
 
 /// A campaign's units, and the header naming the plan.
@@ -307,7 +313,12 @@ impl Plan {
     ) -> Result<Plan, CampaignError> {
         let hours = check_unit_hours(unit_hours)?;
         let target = hours * 3600.0;
-        let predicted = entry_costs(&spec.pieces, bands3, |k| costs.slices[k].per_entry);
+        let predicted = entry_costs(
+            &spec.pieces,
+            bands3,
+            |k| costs.slices[k].per_entry,
+            fixed_share(&goal),
+        );
         let mut units = Vec::new();
         for ((k, range), c) in spec.pieces.iter().zip(&predicted) {
             assert_eq!(c.len() as u64, range.end - range.start, "a cost per entry");

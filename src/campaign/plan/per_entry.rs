@@ -27,6 +27,35 @@ pub fn hi_weight(goal: &Goal) -> u32 {
 /// [`hi_weight`] of the 18s.
 pub const HI_WEIGHT_18: u32 = 8;
 
+/// The part of an entry's predicted cost that does not grow with its
+/// weight, in units of its slice's mean weight, by goal ([`entry_costs`]):
+/// an entry of weight x > 0 weighs x + F·mean. Chosen on real units
+/// (`benches/campaign-units-2026-11-29.tsv`, `benches/README.md`): units
+/// of random windows of 9 to 11 slices a goal (2 to 24 entries a unit at
+/// 18 first, 14 to 124 at 17), each entry's CPU time from the units'
+/// `.cost` lines. At 18 the bands 3 overweigh heavy entries: the log sd of
+/// the units' measured over planned (one machine factor) falls from 0.49
+/// at F = 0 to 0.33 at F = 8, and F chosen on the other slices' units was
+/// 4, 8 or 16 for each slice held out (held-out units within half and
+/// twice their plan: 13 of 14). At 17, 0.56 at F = 0 and 0.52 at F = 4,
+/// and single entries more so: the log sd of an entry's measured over
+/// predicted, its slice's mean taken out, is 0.99 at F = 0, 0.68 at F = 4
+/// and 0.69 flat (a 17 entry's bands 3 tell little of its cost: its bands
+/// 1+2 work is most of it). The 18s (every minimal one) take the 18
+/// first's F, not measured apart.
+pub fn fixed_share(goal: &Goal) -> f64 {
+    if goal.clues >= 18 {
+        FIXED_SHARE_18
+    } else {
+        FIXED_SHARE_17
+    }
+}
+
+/// [`fixed_share`] of the 17s.
+pub const FIXED_SHARE_17: f64 = 4.0;
+/// [`fixed_share`] of the 18s.
+pub const FIXED_SHARE_18: f64 = 8.0;
+
 /// The weight of each entry of `range` of slice `k`, in order: its bands
 /// 3, the band 3 visits its search has ([`crate::exhaust::Exhauster::visits`]),
 /// plus `hi_weight` ([`hi_weight`]) for each of them that is a hi visit
@@ -71,28 +100,36 @@ pub fn pieces_bands3(ed: &Ed, pieces: &[(usize, Range<u64>)], hi_weight: u32) ->
 }
 
 /// Each planned entry's cost (`--per-entry`, module note): its slice's
-/// cost per entry `per_entry(k)` times its bands 3 over the mean bands 3
-/// of the planned entries of its slice.
+/// cost per entry `per_entry(k)` shared by weight among the planned entries
+/// of its slice, an entry of x > 0 bands 3 weighing x + `fixed`·m (m their
+/// mean bands 3, [`fixed_share`]), one of none the floor; so the slice's
+/// total is kept and `fixed` 0 shares by the bands 3 alone.
 pub fn entry_costs(
     pieces: &[(usize, Range<u64>)],
     bands3: &[Vec<u32>],
     per_entry: impl Fn(usize) -> f64,
+    fixed: f64,
 ) -> Vec<Vec<f64>> {
-    let mut sums = vec![(0u64, 0u64); SLICES];
+    let mut sums = vec![(0u64, 0u64, 0u64); SLICES];
     for ((k, _), b) in pieces.iter().zip(bands3) {
         sums[*k].0 += b.len() as u64;
         sums[*k].1 += b.iter().map(|&x| x as u64).sum::<u64>();
+        sums[*k].2 += b.iter().filter(|&&x| x > 0).count() as u64;
     }
     pieces
         .iter()
         .zip(bands3)
         .map(|((k, _), b)| {
-            let (n, total) = sums[*k];
+            let (n, total, weighed) = sums[*k];
             let mean = total as f64 / n.max(1) as f64;
+            // The mean weight: the bands 3's, plus the fixed part of the
+            // entries that have one.
+            let mean_weight = mean + fixed * mean * weighed as f64 / n.max(1) as f64;
             b.iter()
                 .map(|&x| {
-                    if mean > 0.0 {
-                        (per_entry(*k) * x as f64 / mean).max(ENTRY_FLOOR_SECONDS)
+                    if mean > 0.0 && x > 0 {
+                        (per_entry(*k) * (x as f64 + fixed * mean) / mean_weight)
+                            .max(ENTRY_FLOOR_SECONDS)
                     } else {
                         ENTRY_FLOOR_SECONDS
                     }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::{
     MAGIC, MAX_UNITS, Plan, Unit, check_unit_hours, cut_by_entry, entry_costs, even_cuts,
-    format_hours, hi_weight, pieces_bands3, unit_count,
+    fixed_share, format_hours, hi_weight, pieces_bands3, unit_count,
 };
 use crate::campaign::{CampaignError, CostTable, SLICES, io_error, out_dir, unit_costs, work};
 use crate::ed::Ed;
@@ -179,6 +179,7 @@ pub fn replan_with(
             &pieces,
             &pieces_bands3(ed, &pieces, hi_weight(&plan.goal)),
             |k| corrected.slices[k].per_entry,
+            fixed_share(&plan.goal),
         )
     });
     let mut cuts: Vec<Option<Vec<Range<u64>>>> = match &predicted {

@@ -158,7 +158,7 @@ fn per_entry_cuts_cover_the_run_and_keep_heavy_entries_alone() {
 fn per_entry_costs_share_each_slices_cost_by_bands3() {
     let pieces = vec![(3, 0..4), (3, 10..12), (5, 0..3)];
     let bands3 = vec![vec![2, 0, 4, 6], vec![2, 4], vec![0, 0, 0]];
-    let c = entry_costs(&pieces, &bands3, |k| if k == 3 { 6.0 } else { 1.0 });
+    let c = entry_costs(&pieces, &bands3, |k| if k == 3 { 6.0 } else { 1.0 }, 0.0);
     // Slice 3: mean 3 bands 3, so 2 s a band 3; slice 5 has none.
     assert_eq!(c[0], vec![4.0, ENTRY_FLOOR_SECONDS, 8.0, 12.0]);
     assert_eq!(c[1], vec![4.0, 8.0]);
@@ -257,6 +257,45 @@ fn per_entry_weights_add_the_hi_visits_for_18s_only() {
     );
     // A unit's estimate: the slice's cost shared by weight (one entry of
     // weight 0 at the floor), the slice's total kept.
-    let c = entry_costs(&[(28, 0..3)], &[vec![1, 9, 0]], |_| 10.0);
+    let c = entry_costs(&[(28, 0..3)], &[vec![1, 9, 0]], |_| 10.0, 0.0);
     assert_eq!(c[0], vec![3.0, 27.0, ENTRY_FLOOR_SECONDS]);
+}
+
+#[test]
+fn per_entry_costs_have_a_fixed_part_by_goal() {
+    let goal = |clues, first| Goal {
+        clues,
+        non_minimal: false,
+        first,
+    };
+    assert_eq!(fixed_share(&Goal::default()), FIXED_SHARE_17);
+    assert_eq!(fixed_share(&goal(18, false)), FIXED_SHARE_18);
+    assert_eq!(fixed_share(&goal(18, true)), FIXED_SHARE_18);
+    // Bands 3 1, 9, 0, 2 (mean 3): with a fixed part of 1 (3 a weighed
+    // entry) the weights are 4, 12, none, 5 (21 in all), the slice's 40 s
+    // shared as 40·4/21, 40·12/21, the floor, 40·5/21 (the entry of no
+    // band 3 weighs nothing).
+    let c = entry_costs(&[(28, 0..4)], &[vec![1, 9, 0, 2]], |_| 10.0, 1.0);
+    let want = [
+        160.0 / 21.0,
+        480.0 / 21.0,
+        ENTRY_FLOOR_SECONDS,
+        200.0 / 21.0,
+    ];
+    for (got, want) in c[0].iter().zip(want) {
+        assert!((got - want).abs() < 1e-9, "{:?}", c[0]);
+    }
+    // A large fixed part tends to the slice's mean for every entry that
+    // has a band 3.
+    let c = entry_costs(&[(28, 0..3)], &[vec![1, 9, 2]], |_| 10.0, 1e9);
+    assert!(c[0].iter().all(|x| (x - 10.0).abs() < 1e-6), "{:?}", c[0]);
+    // 0 is the bands 3 alone, bit for bit.
+    let b = vec![vec![3u32, 1, 7, 0, 5]];
+    let plain = entry_costs(&[(28, 0..5)], &b, |_| 2.7, 0.0);
+    let mean = 16.0 / 5.0;
+    let by_hand: Vec<f64> = b[0]
+        .iter()
+        .map(|&x| (2.7 * x as f64 / mean).max(ENTRY_FLOOR_SECONDS))
+        .collect();
+    assert_eq!(plain[0], by_hand);
 }

@@ -141,8 +141,9 @@ struct PlanArgs {
     /// entry's bands 3 first (about 20 µs an entry, all cores: seconds a
     /// slice, hours for the whole catalogue) and share each slice's cost
     /// among its entries by them (for 18s, each hi visit weighs as 8
-    /// bands 3), so a heavy entry gets its own unit and light ones share.
-    /// With --replan: the units not started.
+    /// bands 3) plus a fixed part (4 times the slice's mean for 17s, 8 for
+    /// 18s; an entry with none costs nothing), so a heavy entry gets its
+    /// own unit and light ones share. With --replan: the units not started.
     #[arg(long)]
     per_entry: bool,
 }
