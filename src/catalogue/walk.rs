@@ -29,6 +29,7 @@
 
 use crate::band::{Band, BandCatalogue};
 use crate::ed::BandIndex;
+#[cfg(test)]
 use crate::ed::fill::for_each_band3;
 
 /// The fixed part of the walk: the band catalogue, the fast band index and
@@ -391,6 +392,145 @@ impl Walker {
         grid[36..54].copy_from_slice(&band2.rows);
         let mut bands12 = [0u8; 54];
         bands12.copy_from_slice(&grid[..54]);
+        // A band 2 has a few dozen completions at most: all listed, their
+        // classes computed together (the table's cache misses overlap),
+        // then the minlex ones visited.
+        // The lists are reused from band 2 to band 2 (taken out of the
+        // thread's scratch while in use, so a nested walk gets its own).
+        let mut scratch = SCRATCH.with(|cell| cell.take());
+        scratch.band3s.clear();
+        band3s_under(&bands12, &mut scratch.band3s);
+        self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
+        if reverse {
+            scratch.kept.reverse();
+        }
+        let mut flow = Flow::Continue;
+        for &k in &scratch.kept {
+            grid[54..].copy_from_slice(&scratch.band3s[k as usize]);
+            if visit(&grid) == Flow::Stop {
+                flow = Flow::Stop;
+                break;
+            }
+        }
+        SCRATCH.with(|cell| cell.replace(scratch));
+        flow
+    }
+
+    /// Into `scratch.kept`, the indices (increasing) of the completions
+    /// `scratch.band3s` (in increasing order) of rows 1-6 of `grid` (bands
+    /// 1, 2 of class `b` and `class2` `>= b`, already checked) that make a
+    /// minlex grid. `grid`'s rows 7-9 are overwritten.
+    fn minlex_band3s(&self, b: usize, class2: usize, grid: &mut [u8; 81], scratch: &mut Scratch) {
+        let Scratch {
+            band3s,
+            numbers,
+            classes3,
+            survivors,
+            missing,
+            stack_numbers,
+            kept,
+        } = scratch;
+        // Band 3's class: numbers first, then the lookups.
+        numbers.clear();
+        numbers.extend(band3s.iter().map(|band3| self.index.number(band3)));
+        classes3.clear();
+        classes3.extend(numbers.iter().map(|&n| self.index.class_at(n) as u16));
+        // The survivors' stack cases; the classes of the cases not yet met
+        // computed together in the same way.
+        let mut stacks = StackClasses::new();
+        survivors.clear();
+        missing.clear();
+        for (k, band3) in band3s.iter().enumerate() {
+            if (classes3[k] as usize) < b {
+                continue;
+            }
+            let mut cases = [0u8; 3];
+            for (s, case) in cases.iter_mut().enumerate() {
+                *case = StackClasses::case(band3, s) as u8;
+                let slot = &mut stacks.classes[s][*case as usize];
+                if *slot == 0 {
+                    *slot = u16::MAX;
+                    missing.push((s as u8, *case, k as u16));
+                }
+            }
+            survivors.push((k as u16, cases));
+        }
+        stack_numbers.clear();
+        stack_numbers.extend(missing.iter().map(|&(s, _, k)| {
+            let band3 = &band3s[k as usize];
+            let s = s as usize;
+            // Stack `s` transposed into a band: its cell `9 j + r` is
+            // the grid's cell (r, 3 s + j).
+            self.index.number_with(|i| {
+                let (j, r) = (i / 9, i % 9);
+                if r < 6 {
+                    grid[9 * r + 3 * s + j]
+                } else {
+                    band3[9 * (r - 6) + 3 * s + j]
+                }
+            })
+        }));
+        for (&(s, case, _), &n) in missing.iter().zip(stack_numbers.iter()) {
+            stacks.classes[s as usize][case as usize] = self.index.class_at(n) as u16 + 1;
+        }
+        kept.clear();
+        for &(k, cases) in survivors.iter() {
+            let class3 = classes3[k as usize] as usize;
+            let mut ties = [(false, 0usize); 5];
+            let mut n_ties = 0;
+            let mut below = false;
+            for (s, &case) in cases.iter().enumerate() {
+                let class = stacks.classes[s][case as usize] as usize - 1;
+                if class < b {
+                    below = true;
+                    break;
+                }
+                if class == b {
+                    ties[n_ties] = (true, s);
+                    n_ties += 1;
+                }
+            }
+            if below {
+                continue;
+            }
+            for (t, class) in [(1, class2), (2, class3)] {
+                if class == b {
+                    ties[n_ties] = (false, t);
+                    n_ties += 1;
+                }
+            }
+            grid[54..].copy_from_slice(&band3s[k as usize]);
+            // Band 1's own images: one per automorphism of B.
+            if self.row_maps[b].iter().any(|map| map.beats(grid, grid)) {
+                continue;
+            }
+            if ties[..n_ties]
+                .iter()
+                .any(|&(transposed, t)| self.tie_beats(b, grid, transposed, t))
+            {
+                continue;
+            }
+            kept.push(k);
+        }
+    }
+
+    /// The walk of one band 2 as it was: candidate by candidate (the
+    /// reference of the tests and timings).
+    #[cfg(test)]
+    pub(crate) fn walk_band2_simple(
+        &self,
+        b: usize,
+        row4: &[u8; 9],
+        band2: &Band2,
+        reverse: bool,
+        visit: &mut impl FnMut(&[u8; 81]) -> Flow,
+    ) -> Flow {
+        let mut grid = [0u8; 81];
+        grid[..27].copy_from_slice(self.catalogue.band(b));
+        grid[27..36].copy_from_slice(row4);
+        grid[36..54].copy_from_slice(&band2.rows);
+        let mut bands12 = [0u8; 54];
+        bands12.copy_from_slice(&grid[..54]);
         let mut stacks = StackClasses::new();
         let class2 = band2.class as usize;
         if reverse {
@@ -399,7 +539,7 @@ impl Walker {
             let mut kept: Vec<Band> = Vec::new();
             for_each_band3(&bands12, |band3| {
                 grid[54..].copy_from_slice(band3);
-                if self.accepts(b, class2, &grid, &mut stacks) {
+                if self.accepts_simple(b, class2, &grid, &mut stacks) {
                     kept.push(*band3);
                 }
             });
@@ -417,29 +557,28 @@ impl Walker {
                 return;
             }
             grid[54..].copy_from_slice(band3);
-            if self.accepts(b, class2, &grid, &mut stacks) {
+            if self.accepts_simple(b, class2, &grid, &mut stacks) {
                 flow = visit(&grid);
             }
         });
         flow
     }
 
-    /// Every minlex grid with first band `b`, in increasing order.
-    pub fn walk_band(&self, b: usize, visit: &mut impl FnMut(&[u8; 81]) -> Flow) -> Flow {
-        self.for_each_row4(b, |row4| self.walk_prefix(b, row4, visit))
-    }
-
-    /// Whether a complete candidate (bands 1, 2 of class `b` and `>= b`
-    /// already checked, band 2 of class `class2`) is minlex. `stacks`
-    /// caches the classes of the stacks of the candidates of one band 2.
-    fn accepts(&self, b: usize, class2: usize, grid: &[u8; 81], stacks: &mut StackClasses) -> bool {
+    #[cfg(test)]
+    fn accepts_simple(
+        &self,
+        b: usize,
+        class2: usize,
+        grid: &[u8; 81],
+        stacks: &mut StackClasses,
+    ) -> bool {
         // The bands (rows) and stacks (columns, transposed) other than
         // band 1 with class b: each gives more images with rows 1-3 = B.
         // The stacks first: their classes are cached, band 3's is not.
         let mut ties = [(false, 0usize); 5];
         let mut n_ties = 0;
         for s in 0..3 {
-            let class = stacks.class(&self.index, grid, s);
+            let class = stacks.class_simple(&self.index, grid, s);
             if class < b {
                 return false;
             }
@@ -467,6 +606,11 @@ impl Walker {
         !ties[..n_ties]
             .iter()
             .any(|&(transposed, k)| self.tie_beats(b, grid, transposed, k))
+    }
+
+    /// Every minlex grid with first band `b`, in increasing order.
+    pub fn walk_band(&self, b: usize, visit: &mut impl FnMut(&[u8; 81]) -> Flow) -> Flow {
+        self.for_each_row4(b, |row4| self.walk_prefix(b, row4, visit))
     }
 
     /// Whether an image with band (or, transposed, stack) `k` of `grid`
@@ -506,6 +650,80 @@ impl Walker {
     }
 }
 
+/// Every band 3 under bands 1-2 (`bands12`) in normal order, in
+/// increasing order, appended to `out`: the same as [`for_each_band3`],
+/// with rows as digit masks and no closure per row.
+pub(crate) fn band3s_under(bands12: &[u8; 54], out: &mut Vec<Band>) {
+    let mut columns = [0x3feu16; 9];
+    for (cell, &d) in bands12.iter().enumerate() {
+        columns[cell % 9] &= !(1u16 << d);
+    }
+    // Normal order: row 7 opens with column 1's smallest digit, row 8 with
+    // its middle one.
+    rows_of(&columns, |row7| {
+        let mut rest = columns;
+        for c in 0..9 {
+            rest[c] &= !row7[c];
+        }
+        rows_of(&rest, |row8| {
+            let mut band = [0u8; 27];
+            for c in 0..9 {
+                band[c] = row7[c].trailing_zeros() as u8;
+                band[9 + c] = row8[c].trailing_zeros() as u8;
+                band[18 + c] = (rest[c] & !row8[c]).trailing_zeros() as u8;
+            }
+            out.push(band);
+        });
+    });
+}
+
+/// Every row (as one digit bit per column) taking one digit of each
+/// column's set (`columns`: within a stack the sets are disjoint, and each
+/// digit is in one set of each stack), nine different digits, column 1's
+/// smallest first, in increasing order.
+#[inline(always)]
+fn rows_of(columns: &[u16; 9], mut visit: impl FnMut(&[u16; 9])) {
+    #[inline(always)]
+    fn lowest(mask: u16) -> u16 {
+        mask & mask.wrapping_neg()
+    }
+    let d0 = lowest(columns[0]);
+    let mut m1 = columns[1];
+    while m1 != 0 {
+        let d1 = lowest(m1);
+        m1 ^= d1;
+        let mut m2 = columns[2];
+        while m2 != 0 {
+            let d2 = lowest(m2);
+            m2 ^= d2;
+            let stack0 = d0 | d1 | d2;
+            let mut m3 = columns[3] & !stack0;
+            while m3 != 0 {
+                let d3 = lowest(m3);
+                m3 ^= d3;
+                let mut m4 = columns[4] & !stack0;
+                while m4 != 0 {
+                    let d4 = lowest(m4);
+                    m4 ^= d4;
+                    let mut m5 = columns[5] & !stack0;
+                    while m5 != 0 {
+                        let d5 = lowest(m5);
+                        m5 ^= d5;
+                        // Three digits left, each in one of stack 2's
+                        // disjoint sets: a row when each set gets one.
+                        let left = 0x3fe & !(stack0 | d3 | d4 | d5);
+                        let (d6, d7, d8) =
+                            (left & columns[6], left & columns[7], left & columns[8]);
+                        if d6 != 0 && d7 != 0 && d8 != 0 {
+                            visit(&[d0, d1, d2, d3, d4, d5, d6, d7, d8]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Fills row 4 from position `at` (digits used so far in `used`).
 fn row4_fill(
     columns: &[u16; 9],
@@ -527,6 +745,30 @@ fn row4_fill(
         }
     }
     Flow::Continue
+}
+
+/// The lists of one band 2's walk ([`Walker::walk_band2`]), kept per
+/// thread so that a walk allocates nothing once warm.
+#[derive(Default)]
+struct Scratch {
+    /// The band-3 completions, in increasing order.
+    band3s: Vec<Band>,
+    /// Their band indices' numbers and classes.
+    numbers: Vec<u32>,
+    classes3: Vec<u16>,
+    /// The completions whose band 3 is not below band 1, with their stack
+    /// cases.
+    survivors: Vec<(u16, [u8; 3])>,
+    /// Stack cases first met: (stack, case, a completion with it), and
+    /// their numbers.
+    missing: Vec<(u8, u8, u16)>,
+    stack_numbers: Vec<u32>,
+    /// The completions that make minlex grids, increasing.
+    kept: Vec<u16>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
 /// A band 2 of a prefix that passed the band-2 tests: rows 5 and 6 and
@@ -555,9 +797,8 @@ impl StackClasses {
         }
     }
 
-    /// The class of stack `s` of a complete candidate.
-    #[inline]
-    fn class(&mut self, index: &BandIndex, grid: &[u8; 81], s: usize) -> usize {
+    #[cfg(test)]
+    fn class_simple(&mut self, index: &BandIndex, grid: &[u8; 81], s: usize) -> usize {
         let mut case = 0;
         for j in 0..3 {
             let c = 3 * s + j;
@@ -574,6 +815,32 @@ impl StackClasses {
             *slot = index.class_of(&stack) as u16 + 1;
         }
         *slot as usize - 1
+    }
+
+    /// The case (0..36) of stack `s` of a band 3 under fixed rows 1-6:
+    /// the orders of its three columns' digits, up to a permutation of
+    /// rows 7-9 (which moves columns inside a stack of the transposed
+    /// band, so keeps its class): the rows taken in the order that sorts
+    /// the stack's first column, the orders of the other two.
+    #[inline]
+    fn case(band3: &Band, s: usize) -> usize {
+        let c = 3 * s;
+        let (a, b, d) = (band3[c], band3[9 + c], band3[18 + c]);
+        // The rows (0..3) in increasing order of column c's digits.
+        let rows: [usize; 3] = match order3(a, b, d) {
+            0 => [0, 1, 2],
+            1 => [0, 2, 1],
+            2 => [1, 0, 2],
+            3 => [2, 0, 1],
+            4 => [1, 2, 0],
+            _ => [2, 1, 0],
+        };
+        let mut case = 0;
+        for j in 1..3 {
+            let at = |r: usize| band3[9 * rows[r] + c + j];
+            case = case * 6 + order3(at(0), at(1), at(2));
+        }
+        case
     }
 }
 
