@@ -26,11 +26,28 @@
 //! smaller, comparing row by row and stopping at the first digit that
 //! differs. Nothing is assumed beyond these two facts, which the
 //! tests check against `canon` on every grid visited.
+//!
+//! A band 2 is walked in batches ([`Walker::walk_band2`]): its band-3
+//! completions listed first ([`band3s_under`], about 34 a band 2 on the
+//! mean), then the dense numbers of all their bands 3 and after them the
+//! table lookups (so the lookups' cache misses overlap instead of
+//! following one another), then, for the completions whose band 3 is not
+//! below `B`, the stacks' classes, one per stack *case* (the orders of
+//! the columns' digits in rows 7-9, up to a permutation of rows 7-9, which
+//! moves columns inside one stack of the transposed band and so keeps its
+//! class: 36 cases a stack), computed in the same way, and last the
+//! automorphism and tie tests. The candidate-by-candidate walk it
+//! replaced is kept for the tests (`reference.rs`: the same grids in both
+//! directions, and `band2_walks` times the two).
 
 use crate::band::{Band, BandCatalogue};
 use crate::ed::BandIndex;
+
+mod band3s;
 #[cfg(test)]
-use crate::ed::fill::for_each_band3;
+mod reference;
+
+pub(crate) use band3s::band3s_under;
 
 /// The fixed part of the walk: the band catalogue, the fast band index and
 /// each catalogue band's automorphisms as maps of the rows below it.
@@ -514,100 +531,6 @@ impl Walker {
         }
     }
 
-    /// The walk of one band 2 as it was: candidate by candidate (the
-    /// reference of the tests and timings).
-    #[cfg(test)]
-    pub(crate) fn walk_band2_simple(
-        &self,
-        b: usize,
-        row4: &[u8; 9],
-        band2: &Band2,
-        reverse: bool,
-        visit: &mut impl FnMut(&[u8; 81]) -> Flow,
-    ) -> Flow {
-        let mut grid = [0u8; 81];
-        grid[..27].copy_from_slice(self.catalogue.band(b));
-        grid[27..36].copy_from_slice(row4);
-        grid[36..54].copy_from_slice(&band2.rows);
-        let mut bands12 = [0u8; 54];
-        bands12.copy_from_slice(&grid[..54]);
-        let mut stacks = StackClasses::new();
-        let class2 = band2.class as usize;
-        if reverse {
-            // A band 2 has a few dozen completions at most: kept, then
-            // visited backward.
-            let mut kept: Vec<Band> = Vec::new();
-            for_each_band3(&bands12, |band3| {
-                grid[54..].copy_from_slice(band3);
-                if self.accepts_simple(b, class2, &grid, &mut stacks) {
-                    kept.push(*band3);
-                }
-            });
-            for band3 in kept.iter().rev() {
-                grid[54..].copy_from_slice(band3);
-                if visit(&grid) == Flow::Stop {
-                    return Flow::Stop;
-                }
-            }
-            return Flow::Continue;
-        }
-        let mut flow = Flow::Continue;
-        for_each_band3(&bands12, |band3| {
-            if flow == Flow::Stop {
-                return;
-            }
-            grid[54..].copy_from_slice(band3);
-            if self.accepts_simple(b, class2, &grid, &mut stacks) {
-                flow = visit(&grid);
-            }
-        });
-        flow
-    }
-
-    #[cfg(test)]
-    fn accepts_simple(
-        &self,
-        b: usize,
-        class2: usize,
-        grid: &[u8; 81],
-        stacks: &mut StackClasses,
-    ) -> bool {
-        // The bands (rows) and stacks (columns, transposed) other than
-        // band 1 with class b: each gives more images with rows 1-3 = B.
-        // The stacks first: their classes are cached, band 3's is not.
-        let mut ties = [(false, 0usize); 5];
-        let mut n_ties = 0;
-        for s in 0..3 {
-            let class = stacks.class_simple(&self.index, grid, s);
-            if class < b {
-                return false;
-            }
-            if class == b {
-                ties[n_ties] = (true, s);
-                n_ties += 1;
-            }
-        }
-        let mut band3 = [0u8; 27];
-        band3.copy_from_slice(&grid[54..]);
-        let class3 = self.index.class_of(&band3);
-        if class3 < b {
-            return false;
-        }
-        for (k, class) in [(1, class2), (2, class3)] {
-            if class == b {
-                ties[n_ties] = (false, k);
-                n_ties += 1;
-            }
-        }
-        // Band 1's own images: one per automorphism of B.
-        if self.row_maps[b].iter().any(|map| map.beats(grid, grid)) {
-            return false;
-        }
-        !ties[..n_ties]
-            .iter()
-            .any(|&(transposed, k)| self.tie_beats(b, grid, transposed, k))
-    }
-
     /// Every minlex grid with first band `b`, in increasing order.
     pub fn walk_band(&self, b: usize, visit: &mut impl FnMut(&[u8; 81]) -> Flow) -> Flow {
         self.for_each_row4(b, |row4| self.walk_prefix(b, row4, visit))
@@ -647,80 +570,6 @@ impl Walker {
         }
         RowMap::IDENTITY.beats(&image, grid)
             || self.row_maps[b].iter().any(|map| map.beats(&image, grid))
-    }
-}
-
-/// Every band 3 under bands 1-2 (`bands12`) in normal order, in
-/// increasing order, appended to `out`: the same as [`for_each_band3`],
-/// with rows as digit masks and no closure per row.
-pub(crate) fn band3s_under(bands12: &[u8; 54], out: &mut Vec<Band>) {
-    let mut columns = [0x3feu16; 9];
-    for (cell, &d) in bands12.iter().enumerate() {
-        columns[cell % 9] &= !(1u16 << d);
-    }
-    // Normal order: row 7 opens with column 1's smallest digit, row 8 with
-    // its middle one.
-    rows_of(&columns, |row7| {
-        let mut rest = columns;
-        for c in 0..9 {
-            rest[c] &= !row7[c];
-        }
-        rows_of(&rest, |row8| {
-            let mut band = [0u8; 27];
-            for c in 0..9 {
-                band[c] = row7[c].trailing_zeros() as u8;
-                band[9 + c] = row8[c].trailing_zeros() as u8;
-                band[18 + c] = (rest[c] & !row8[c]).trailing_zeros() as u8;
-            }
-            out.push(band);
-        });
-    });
-}
-
-/// Every row (as one digit bit per column) taking one digit of each
-/// column's set (`columns`: within a stack the sets are disjoint, and each
-/// digit is in one set of each stack), nine different digits, column 1's
-/// smallest first, in increasing order.
-#[inline(always)]
-fn rows_of(columns: &[u16; 9], mut visit: impl FnMut(&[u16; 9])) {
-    #[inline(always)]
-    fn lowest(mask: u16) -> u16 {
-        mask & mask.wrapping_neg()
-    }
-    let d0 = lowest(columns[0]);
-    let mut m1 = columns[1];
-    while m1 != 0 {
-        let d1 = lowest(m1);
-        m1 ^= d1;
-        let mut m2 = columns[2];
-        while m2 != 0 {
-            let d2 = lowest(m2);
-            m2 ^= d2;
-            let stack0 = d0 | d1 | d2;
-            let mut m3 = columns[3] & !stack0;
-            while m3 != 0 {
-                let d3 = lowest(m3);
-                m3 ^= d3;
-                let mut m4 = columns[4] & !stack0;
-                while m4 != 0 {
-                    let d4 = lowest(m4);
-                    m4 ^= d4;
-                    let mut m5 = columns[5] & !stack0;
-                    while m5 != 0 {
-                        let d5 = lowest(m5);
-                        m5 ^= d5;
-                        // Three digits left, each in one of stack 2's
-                        // disjoint sets: a row when each set gets one.
-                        let left = 0x3fe & !(stack0 | d3 | d4 | d5);
-                        let (d6, d7, d8) =
-                            (left & columns[6], left & columns[7], left & columns[8]);
-                        if d6 != 0 && d7 != 0 && d8 != 0 {
-                            visit(&[d0, d1, d2, d3, d4, d5, d6, d7, d8]);
-                        }
-                    }
-                }
-            }
-        }
     }
 }
 
@@ -795,26 +644,6 @@ impl StackClasses {
         StackClasses {
             classes: [[0; 216]; 3],
         }
-    }
-
-    #[cfg(test)]
-    fn class_simple(&mut self, index: &BandIndex, grid: &[u8; 81], s: usize) -> usize {
-        let mut case = 0;
-        for j in 0..3 {
-            let c = 3 * s + j;
-            case = case * 6 + order3(grid[54 + c], grid[63 + c], grid[72 + c]);
-        }
-        let slot = &mut self.classes[s][case];
-        if *slot == 0 {
-            let mut stack = [0u8; 27];
-            for j in 0..3 {
-                for r in 0..9 {
-                    stack[9 * j + r] = grid[9 * r + 3 * s + j];
-                }
-            }
-            *slot = index.class_of(&stack) as u16 + 1;
-        }
-        *slot as usize - 1
     }
 
     /// The case (0..36) of stack `s` of a band 3 under fixed rows 1-6:
