@@ -17,7 +17,7 @@ fn walker() -> &'static Walker {
 }
 
 /// The committed tables only.
-fn committed() -> &'static Catalogue {
+pub(crate) fn committed() -> &'static Catalogue {
     static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
     CATALOGUE.get_or_init(|| Catalogue::open(&[committed_dir()]).expect("committed tables read"))
 }
@@ -763,4 +763,32 @@ fn sampled_committed_checkpoints_equal_a_direct_walk() {
         checked += check_checkpoints_by_walk(table, checkpoints, prefix);
     }
     assert!(checked > 0);
+}
+
+/// Streaming rates over three ranges of 200,000 numbers (start, middle and
+/// end of the catalogue), thread CPU time (`cargo test --release --lib
+/// catalogue::tests::stream_rates -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn stream_rates() {
+    use cpu_time::ThreadTime as Instant;
+    let catalogue = committed();
+    let last = catalogue.numbered();
+    for first in [1, last / 2 - 99_999, last - 199_999] {
+        let mut n = 0u64;
+        let start = Instant::now();
+        catalogue
+            .stream(first, first + 199_999, |_, _| {
+                n += 1;
+                Flow::Continue
+            })
+            .unwrap();
+        let seconds = start.elapsed().as_secs_f64();
+        assert_eq!(n, 200_000);
+        println!(
+            "stream {first}..{}: {:.0} grids/s ({seconds:.3} s)",
+            first + 199_999,
+            n as f64 / seconds
+        );
+    }
 }

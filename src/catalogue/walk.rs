@@ -26,10 +26,28 @@
 //! smaller, comparing row by row and stopping at the first digit that
 //! differs. Nothing is assumed beyond these two facts, which the
 //! tests check against `canon` on every grid visited.
+//!
+//! A band 2 is walked in batches ([`Walker::walk_band2`]): its band-3
+//! completions listed first ([`band3s_under`], about 34 a band 2 on the
+//! mean), then the dense numbers of all their bands 3 and after them the
+//! table lookups (so the lookups' cache misses overlap instead of
+//! following one another), then, for the completions whose band 3 is not
+//! below `B`, the stacks' classes, one per stack *case* (the orders of
+//! the columns' digits in rows 7-9, up to a permutation of rows 7-9, which
+//! moves columns inside one stack of the transposed band and so keeps its
+//! class: 36 cases a stack), computed in the same way, and last the
+//! automorphism and tie tests. The candidate-by-candidate walk it
+//! replaced is kept for the tests (`reference.rs`: the same grids in both
+//! directions, and `band2_walks` times the two).
 
 use crate::band::{Band, BandCatalogue};
 use crate::ed::BandIndex;
-use crate::ed::fill::for_each_band3;
+
+mod band3s;
+#[cfg(test)]
+mod reference;
+
+pub(crate) use band3s::band3s_under;
 
 /// The fixed part of the walk: the band catalogue, the fast band index and
 /// each catalogue band's automorphisms as maps of the rows below it.
@@ -391,82 +409,131 @@ impl Walker {
         grid[36..54].copy_from_slice(&band2.rows);
         let mut bands12 = [0u8; 54];
         bands12.copy_from_slice(&grid[..54]);
-        let mut stacks = StackClasses::new();
-        let class2 = band2.class as usize;
+        // A band 2 has a few dozen completions at most: all listed, their
+        // classes computed together (the table's cache misses overlap),
+        // then the minlex ones visited.
+        // The lists are reused from band 2 to band 2 (taken out of the
+        // thread's scratch while in use, so a nested walk gets its own).
+        let mut scratch = SCRATCH.with(|cell| cell.take());
+        scratch.band3s.clear();
+        band3s_under(&bands12, &mut scratch.band3s);
+        self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
         if reverse {
-            // A band 2 has a few dozen completions at most: kept, then
-            // visited backward.
-            let mut kept: Vec<Band> = Vec::new();
-            for_each_band3(&bands12, |band3| {
-                grid[54..].copy_from_slice(band3);
-                if self.accepts(b, class2, &grid, &mut stacks) {
-                    kept.push(*band3);
-                }
-            });
-            for band3 in kept.iter().rev() {
-                grid[54..].copy_from_slice(band3);
-                if visit(&grid) == Flow::Stop {
-                    return Flow::Stop;
-                }
-            }
-            return Flow::Continue;
+            scratch.kept.reverse();
         }
         let mut flow = Flow::Continue;
-        for_each_band3(&bands12, |band3| {
-            if flow == Flow::Stop {
-                return;
+        for &k in &scratch.kept {
+            grid[54..].copy_from_slice(&scratch.band3s[k as usize]);
+            if visit(&grid) == Flow::Stop {
+                flow = Flow::Stop;
+                break;
             }
-            grid[54..].copy_from_slice(band3);
-            if self.accepts(b, class2, &grid, &mut stacks) {
-                flow = visit(&grid);
-            }
-        });
+        }
+        SCRATCH.with(|cell| cell.replace(scratch));
         flow
+    }
+
+    /// Into `scratch.kept`, the indices (increasing) of the completions
+    /// `scratch.band3s` (in increasing order) of rows 1-6 of `grid` (bands
+    /// 1, 2 of class `b` and `class2` `>= b`, already checked) that make a
+    /// minlex grid. `grid`'s rows 7-9 are overwritten.
+    fn minlex_band3s(&self, b: usize, class2: usize, grid: &mut [u8; 81], scratch: &mut Scratch) {
+        let Scratch {
+            band3s,
+            numbers,
+            classes3,
+            survivors,
+            missing,
+            stack_numbers,
+            kept,
+        } = scratch;
+        // Band 3's class: numbers first, then the lookups.
+        numbers.clear();
+        numbers.extend(band3s.iter().map(|band3| self.index.number(band3)));
+        classes3.clear();
+        classes3.extend(numbers.iter().map(|&n| self.index.class_at(n) as u16));
+        // The survivors' stack cases; the classes of the cases not yet met
+        // computed together in the same way.
+        let mut stacks = StackClasses::new();
+        survivors.clear();
+        missing.clear();
+        for (k, band3) in band3s.iter().enumerate() {
+            if (classes3[k] as usize) < b {
+                continue;
+            }
+            let mut cases = [0u8; 3];
+            for (s, case) in cases.iter_mut().enumerate() {
+                *case = StackClasses::case(band3, s) as u8;
+                let slot = &mut stacks.classes[s][*case as usize];
+                if *slot == 0 {
+                    *slot = u16::MAX;
+                    missing.push((s as u8, *case, k as u16));
+                }
+            }
+            survivors.push((k as u16, cases));
+        }
+        stack_numbers.clear();
+        stack_numbers.extend(missing.iter().map(|&(s, _, k)| {
+            let band3 = &band3s[k as usize];
+            let s = s as usize;
+            // Stack `s` transposed into a band: its cell `9 j + r` is
+            // the grid's cell (r, 3 s + j).
+            self.index.number_with(|i| {
+                let (j, r) = (i / 9, i % 9);
+                if r < 6 {
+                    grid[9 * r + 3 * s + j]
+                } else {
+                    band3[9 * (r - 6) + 3 * s + j]
+                }
+            })
+        }));
+        for (&(s, case, _), &n) in missing.iter().zip(stack_numbers.iter()) {
+            stacks.classes[s as usize][case as usize] = self.index.class_at(n) as u16 + 1;
+        }
+        kept.clear();
+        for &(k, cases) in survivors.iter() {
+            let class3 = classes3[k as usize] as usize;
+            let mut ties = [(false, 0usize); 5];
+            let mut n_ties = 0;
+            let mut below = false;
+            for (s, &case) in cases.iter().enumerate() {
+                let class = stacks.classes[s][case as usize] as usize - 1;
+                if class < b {
+                    below = true;
+                    break;
+                }
+                if class == b {
+                    ties[n_ties] = (true, s);
+                    n_ties += 1;
+                }
+            }
+            if below {
+                continue;
+            }
+            for (t, class) in [(1, class2), (2, class3)] {
+                if class == b {
+                    ties[n_ties] = (false, t);
+                    n_ties += 1;
+                }
+            }
+            grid[54..].copy_from_slice(&band3s[k as usize]);
+            // Band 1's own images: one per automorphism of B.
+            if self.row_maps[b].iter().any(|map| map.beats(grid, grid)) {
+                continue;
+            }
+            if ties[..n_ties]
+                .iter()
+                .any(|&(transposed, t)| self.tie_beats(b, grid, transposed, t))
+            {
+                continue;
+            }
+            kept.push(k);
+        }
     }
 
     /// Every minlex grid with first band `b`, in increasing order.
     pub fn walk_band(&self, b: usize, visit: &mut impl FnMut(&[u8; 81]) -> Flow) -> Flow {
         self.for_each_row4(b, |row4| self.walk_prefix(b, row4, visit))
-    }
-
-    /// Whether a complete candidate (bands 1, 2 of class `b` and `>= b`
-    /// already checked, band 2 of class `class2`) is minlex. `stacks`
-    /// caches the classes of the stacks of the candidates of one band 2.
-    fn accepts(&self, b: usize, class2: usize, grid: &[u8; 81], stacks: &mut StackClasses) -> bool {
-        // The bands (rows) and stacks (columns, transposed) other than
-        // band 1 with class b: each gives more images with rows 1-3 = B.
-        // The stacks first: their classes are cached, band 3's is not.
-        let mut ties = [(false, 0usize); 5];
-        let mut n_ties = 0;
-        for s in 0..3 {
-            let class = stacks.class(&self.index, grid, s);
-            if class < b {
-                return false;
-            }
-            if class == b {
-                ties[n_ties] = (true, s);
-                n_ties += 1;
-            }
-        }
-        let mut band3 = [0u8; 27];
-        band3.copy_from_slice(&grid[54..]);
-        let class3 = self.index.class_of(&band3);
-        if class3 < b {
-            return false;
-        }
-        for (k, class) in [(1, class2), (2, class3)] {
-            if class == b {
-                ties[n_ties] = (false, k);
-                n_ties += 1;
-            }
-        }
-        // Band 1's own images: one per automorphism of B.
-        if self.row_maps[b].iter().any(|map| map.beats(grid, grid)) {
-            return false;
-        }
-        !ties[..n_ties]
-            .iter()
-            .any(|&(transposed, k)| self.tie_beats(b, grid, transposed, k))
     }
 
     /// Whether an image with band (or, transposed, stack) `k` of `grid`
@@ -529,6 +596,30 @@ fn row4_fill(
     Flow::Continue
 }
 
+/// The lists of one band 2's walk ([`Walker::walk_band2`]), kept per
+/// thread so that a walk allocates nothing once warm.
+#[derive(Default)]
+struct Scratch {
+    /// The band-3 completions, in increasing order.
+    band3s: Vec<Band>,
+    /// Their band indices' numbers and classes.
+    numbers: Vec<u32>,
+    classes3: Vec<u16>,
+    /// The completions whose band 3 is not below band 1, with their stack
+    /// cases.
+    survivors: Vec<(u16, [u8; 3])>,
+    /// Stack cases first met: (stack, case, a completion with it), and
+    /// their numbers.
+    missing: Vec<(u8, u8, u16)>,
+    stack_numbers: Vec<u32>,
+    /// The completions that make minlex grids, increasing.
+    kept: Vec<u16>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
 /// A band 2 of a prefix that passed the band-2 tests: rows 5 and 6 and
 /// the band's class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -555,25 +646,30 @@ impl StackClasses {
         }
     }
 
-    /// The class of stack `s` of a complete candidate.
+    /// The case (0..36) of stack `s` of a band 3 under fixed rows 1-6:
+    /// the orders of its three columns' digits, up to a permutation of
+    /// rows 7-9 (which moves columns inside a stack of the transposed
+    /// band, so keeps its class): the rows taken in the order that sorts
+    /// the stack's first column, the orders of the other two.
     #[inline]
-    fn class(&mut self, index: &BandIndex, grid: &[u8; 81], s: usize) -> usize {
+    fn case(band3: &Band, s: usize) -> usize {
+        let c = 3 * s;
+        let (a, b, d) = (band3[c], band3[9 + c], band3[18 + c]);
+        // The rows (0..3) in increasing order of column c's digits.
+        let rows: [usize; 3] = match order3(a, b, d) {
+            0 => [0, 1, 2],
+            1 => [0, 2, 1],
+            2 => [1, 0, 2],
+            3 => [2, 0, 1],
+            4 => [1, 2, 0],
+            _ => [2, 1, 0],
+        };
         let mut case = 0;
-        for j in 0..3 {
-            let c = 3 * s + j;
-            case = case * 6 + order3(grid[54 + c], grid[63 + c], grid[72 + c]);
+        for j in 1..3 {
+            let at = |r: usize| band3[9 * rows[r] + c + j];
+            case = case * 6 + order3(at(0), at(1), at(2));
         }
-        let slot = &mut self.classes[s][case];
-        if *slot == 0 {
-            let mut stack = [0u8; 27];
-            for j in 0..3 {
-                for r in 0..9 {
-                    stack[9 * j + r] = grid[9 * r + 3 * s + j];
-                }
-            }
-            *slot = index.class_of(&stack) as u16 + 1;
-        }
-        *slot as usize - 1
+        case
     }
 }
 

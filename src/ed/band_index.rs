@@ -172,8 +172,34 @@ impl BandIndex {
     /// looking them up after lets the table's cache misses overlap.
     #[inline]
     pub fn number(&self, band: &Band) -> u32 {
-        let (normalised, _) = Self::normalise(band);
-        self.number_of_normalised(&normalised) as u32
+        self.number_with(|i| band[i])
+    }
+
+    /// [`Self::number`] of the band whose cell `i` (row-major) is
+    /// `cell(i)`: the same without building the band (a stack read in
+    /// place, for instance). The relabelling is applied as the cells are
+    /// read: `label[d]` is the 0-based column of `d` in row 1.
+    #[inline(always)]
+    pub fn number_with(&self, cell: impl Fn(usize) -> u8) -> u32 {
+        let mut label = [0u8; 10];
+        for j in 0..9 {
+            label[cell(j) as usize] = j as u8;
+        }
+        let l = |i: usize| label[cell(i) as usize];
+        let mask = |base: usize| (1usize << l(base)) | (1 << l(base + 1)) | (1 << l(base + 2));
+        let pattern = self.pattern_of
+            [self.subset_rank[mask(9)] as usize * 84 + self.subset_rank[mask(12)] as usize];
+        debug_assert!(pattern != u8::MAX, "not a valid band");
+        let mut number = pattern as usize;
+        for row in 1..3 {
+            let mut orders = 0;
+            for stack in 0..3 {
+                let base = 9 * row + 3 * stack;
+                orders = orders * 6 + order3(l(base), l(base + 1), l(base + 2));
+            }
+            number = number * 216 + orders;
+        }
+        number as u32
     }
 
     /// The catalogue index of the bands with this [`Self::number`].
@@ -253,6 +279,11 @@ mod tests {
             let slow = catalogue.identify(&band);
             assert_eq!(fast.index, slow.index);
             assert_eq!(index.class_of(&band), slow.index);
+            let (normalised, _) = BandIndex::normalise(&band);
+            assert_eq!(
+                index.number(&band) as usize,
+                index.number_of_normalised(&normalised)
+            );
             let minlex = catalogue.band(fast.index);
             for i in 0..27 {
                 assert_eq!(
