@@ -38,7 +38,7 @@
 //! class: 36 cases a stack), computed in the same way, and last the
 //! automorphism and tie tests. The candidate-by-candidate walk it
 //! replaced is kept for the tests (`reference.rs`: the same grids in both
-//! directions, and `band2_walks` times the two).
+//! directions, and `band2_walks` times the two: `walk/tests.rs`).
 
 use crate::band::{Band, BandCatalogue};
 use crate::ed::BandIndex;
@@ -46,6 +46,8 @@ use crate::ed::BandIndex;
 mod band3s;
 #[cfg(test)]
 mod reference;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use band3s::band3s_under;
 

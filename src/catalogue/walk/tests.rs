@@ -1,0 +1,122 @@
+//! The batched walk of a band 2 against the candidate-by-candidate one
+//! (`reference.rs`): the same grids, and how fast each is.
+
+use super::*;
+use crate::catalogue::tests::committed;
+
+/// The batched walk of a band 2 against the candidate-by-candidate one:
+/// the same grids, and how fast each is (thread CPU time; `cargo test
+/// --release --lib catalogue::walk::tests::band2_walks -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn band2_walks() {
+    use cpu_time::ThreadTime as Instant;
+    let catalogue = committed();
+    let walker = catalogue.walker();
+    let mut rng = fastrand::Rng::with_seed(53);
+    let (mut old_ns, mut new_ns, mut grids) = (0u64, 0u64, 0u64);
+    let (mut candidates, mut band2_count, mut fill_ns) = (0u64, 0u64, 0u64);
+    let mut fast_fill_ns = 0u64;
+    let rounds: usize = std::env::var("S17_WALKS_N")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(400);
+    for _ in 0..rounds {
+        // A prefix drawn in proportion to its grids.
+        let k = rng.u64(..catalogue.numbered());
+        let b = catalogue.starts.partition_point(|&s| s <= k) - 1;
+        let table = &catalogue.table(b).unwrap().0;
+        let at = k - catalogue.starts[b];
+        let prefix = table.before.partition_point(|&s| s <= at) - 1;
+        let row4 = table.rows4[prefix];
+        let band2s = walker.band2s(b, &row4);
+        let from = rng.usize(0..band2s.len());
+        for band2 in &band2s[from..band2s.len().min(from + 40)] {
+            let (mut a, mut n) = (Vec::new(), Vec::new());
+            let simple = std::env::var_os("S17_WALKS_BATCHED_ONLY").is_none();
+            let start = Instant::now();
+            if simple {
+                walker.walk_band2_simple(b, &row4, band2, false, &mut |g| {
+                    a.push(*g);
+                    Flow::Continue
+                });
+            }
+            old_ns += start.elapsed().as_nanos() as u64;
+            let start = Instant::now();
+            walker.walk_band2(b, &row4, band2, false, &mut |g| {
+                n.push(*g);
+                Flow::Continue
+            });
+            new_ns += start.elapsed().as_nanos() as u64;
+            if simple {
+                assert_eq!(a, n);
+            }
+            grids += n.len() as u64;
+            let mut bands12 = [0u8; 54];
+            bands12[..27].copy_from_slice(walker.catalogue().band(b));
+            bands12[27..36].copy_from_slice(&row4);
+            bands12[36..].copy_from_slice(&band2.rows);
+            let mut listed = Vec::new();
+            let start = Instant::now();
+            crate::ed::fill::for_each_band3(&bands12, |band3| listed.push(*band3));
+            fill_ns += start.elapsed().as_nanos() as u64;
+            let mut fast = Vec::new();
+            let start = Instant::now();
+            band3s_under(&bands12, &mut fast);
+            fast_fill_ns += start.elapsed().as_nanos() as u64;
+            assert_eq!(listed, fast);
+            candidates += listed.len() as u64;
+            band2_count += 1;
+        }
+    }
+    println!(
+        "{grids} grids: simple {:.1} ns a grid, batched {:.1} ns a grid",
+        old_ns as f64 / grids as f64,
+        new_ns as f64 / grids as f64
+    );
+    println!(
+        "{band2_count} band 2s, {candidates} candidates, their enumeration {:.1} ns a grid \
+         (band3s_under {:.1} ns)",
+        fill_ns as f64 / grids as f64,
+        fast_fill_ns as f64 / grids as f64
+    );
+}
+
+#[test]
+fn the_batched_band2_walk_equals_the_simple_one() {
+    // Band 2s of prefixes drawn in proportion to their grids and of the
+    // first bands (automorphisms, ties), both directions: the same grids.
+    let catalogue = committed();
+    let walker = catalogue.walker();
+    let mut rng = fastrand::Rng::with_seed(5353);
+    for round in 0..120 {
+        let (b, prefix) = if round < 20 {
+            let b = round % 8;
+            let table = &catalogue.table(b).unwrap().0;
+            (b, rng.usize(0..table.rows4.len()))
+        } else {
+            let k = rng.u64(..catalogue.numbered());
+            let b = catalogue.starts.partition_point(|&s| s <= k) - 1;
+            let table = &catalogue.table(b).unwrap().0;
+            let at = k - catalogue.starts[b];
+            (b, table.before.partition_point(|&s| s <= at) - 1)
+        };
+        let row4 = catalogue.table(b).unwrap().0.rows4[prefix];
+        let band2s = walker.band2s(b, &row4);
+        let from = rng.usize(0..band2s.len());
+        for band2 in &band2s[from..band2s.len().min(from + 10)] {
+            for reverse in [false, true] {
+                let (mut simple, mut batched) = (Vec::new(), Vec::new());
+                walker.walk_band2_simple(b, &row4, band2, reverse, &mut |g| {
+                    simple.push(*g);
+                    Flow::Continue
+                });
+                walker.walk_band2(b, &row4, band2, reverse, &mut |g| {
+                    batched.push(*g);
+                    Flow::Continue
+                });
+                assert_eq!(simple, batched, "band {} prefix {prefix}", b + 1);
+            }
+        }
+    }
+}
