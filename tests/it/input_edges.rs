@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
 use crate::common::bin::BIN;
-use crate::common::bin::{files_in, stderr};
+use crate::common::bin::{DEMO_EXHAUST, files_in, stderr};
 use crate::common::fixture;
 use crate::common::{FIRST_KNOWN17, QUICK_GRID};
 
@@ -503,18 +503,7 @@ fn progress_settings_colour_and_summaries_say_what_they_mean() {
     assert!(!stderr(&out).contains('\u{1b}'), "{:?}", stderr(&out));
     // README's exhaust example: its entry lists no ED grid but finds a 17
     // of a grid listed by another entry, and the summary says which is which.
-    let out = s17(
-        d,
-        &[
-            "exhaust",
-            "--band",
-            "331",
-            "--entries",
-            "1683769..1683770",
-            "-o",
-            "e.txt",
-        ],
-    );
+    let out = s17(d, &DEMO_EXHAUST);
     assert_says(
         &out,
         &[

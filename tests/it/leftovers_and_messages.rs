@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::common::bin::{DEMO_ENTRY, files_in, plan_in, s17, stderr, temp, text};
+use crate::common::bin::{DEMO_ENTRY, DEMO_EXHAUST, files_in, plan_in, s17, stderr, temp, text};
 
 /// The 17 entry of README's campaign example (a fraction of a second).
 const ENTRY: &str = DEMO_ENTRY;
@@ -67,31 +67,11 @@ fn a_resumed_run_removes_the_temporaries_a_kill_left_and_nothing_else() {
     );
 
     // exhaust --resume alike, before its first entry.
-    ok(
-        &d,
-        &[
-            "exhaust",
-            "--band",
-            "331",
-            "--entries",
-            "1683769..1683770",
-            "-o",
-            "e.txt",
-        ],
-    );
+    ok(&d, &DEMO_EXHAUST);
     for name in ["e.txt.tmp4000001.0", "e.txt.done.tmp4000001.5"] {
         std::fs::write(d.join(name), "half a file").unwrap();
     }
-    let args = [
-        "exhaust",
-        "--band",
-        "331",
-        "--entries",
-        "1683769..1683770",
-        "-o",
-        "e.txt",
-    ];
-    ok(&d, &[&args[..], &["--resume"]].concat());
+    ok(&d, &[&DEMO_EXHAUST[..], &["--resume"]].concat());
     assert!(!d.join("e.txt.tmp4000001.0").exists() && !d.join("e.txt.done.tmp4000001.5").exists());
     assert_eq!(std::fs::read_to_string(d.join("e.txt")).unwrap(), results);
 }

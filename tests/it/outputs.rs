@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::Output;
 
-use crate::common::bin::{DEMO_ENTRY, files_in, plan_in, stderr};
+use crate::common::bin::{DEMO_ENTRY, DEMO_EXHAUST, files_in, plan_in, stderr};
 use crate::common::bin::{data, run_with_stdin, s17};
 
 /// `s17 ARGS` in `dir` (the shared tables through `$S17_TABLES`).
@@ -347,15 +347,7 @@ fn a_file_named_as_a_lock_is_never_overwritten() {
     std::fs::copy(d.join("g.txt"), d.join("e.txt.lock")).unwrap();
     std::fs::copy(d.join("g.txt"), d.join("f.txt.lock")).unwrap();
     let not_a_lock = |lock: &str| format!("{lock} exists and is no lock file of s17");
-    let exhaust = [
-        "exhaust",
-        "--band",
-        "331",
-        "--entries",
-        "1683769..1683770",
-        "-o",
-        "e.txt",
-    ];
+    let exhaust = DEMO_EXHAUST;
     refused(d, &exhaust, 2, &not_a_lock("e.txt.lock"));
     let forced: Vec<&str> = exhaust.iter().copied().chain(["--force"]).collect();
     refused(d, &forced, 2, &not_a_lock("e.txt.lock"));

@@ -169,6 +169,17 @@ pub fn campaign_merge(dir: &Path, more: &[&str]) -> (Output, PathBuf) {
 /// known 17; a second's search).
 pub const DEMO_ENTRY: &str = "331:1683769..1683770";
 
+/// README's exhaust example: the demo entry searched into `e.txt`.
+pub const DEMO_EXHAUST: [&str; 7] = [
+    "exhaust",
+    "--band",
+    "331",
+    "--entries",
+    "1683769..1683770",
+    "-o",
+    "e.txt",
+];
+
 /// `s17 campaign plan --slices LIST --unit-hours 1 MORE -o NAME` in
 /// `dir`, asserted to succeed.
 pub fn plan_in(dir: &Path, name: &str, list: &str, more: &[&str]) {
