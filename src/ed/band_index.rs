@@ -4,7 +4,7 @@
 //!
 //! Relabel a band so that its first row reads `123456789`: the result is one
 //! of the 2,612,736 *normalised* bands, and every normalised band has a dense
-//! number ([`normalised_number`]):
+//! number ([`BandIndex::number`]):
 //!
 //! ```text
 //! number = (pattern · 216 + orders of row 1) · 216 + orders of row 2

@@ -17,19 +17,12 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::common::bin::{data, s17};
+use crate::common::bin::{data, s17_at};
 
-/// `s17 ARGS` in `dir`, on the shared band tables.
-fn s17_in(dir: &Path, args: &[&str]) -> Command {
-    let mut command = s17(args);
-    command.current_dir(dir);
-    command
-}
-
-/// [`s17_in`] started with stderr on a pipe (no terminal: no bar, and no
+/// [`s17_at`] started with stderr on a pipe (no terminal: no bar, and no
 /// progress line unless `progress_secs`).
 fn start(dir: &Path, args: &[&str], progress_secs: Option<&str>) -> Child {
-    let mut command = s17_in(dir, args);
+    let mut command = s17_at(dir, args);
     command.env_remove("S17_PROGRESS_SECS");
     if let Some(secs) = progress_secs {
         command.env("S17_PROGRESS_SECS", secs);
@@ -149,7 +142,7 @@ fn checkpointed(path: &Path) -> usize {
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    let out = s17_in(dir, args).output().expect("run s17");
+    let out = s17_at(dir, args).output().expect("run s17");
     assert_eq!(
         out.status.code(),
         Some(0),

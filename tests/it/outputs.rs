@@ -7,21 +7,9 @@
 //! and the inputs intact, no file left.
 
 use std::path::Path;
-use std::process::Output;
 
 use crate::common::bin::{DEMO_ENTRY, DEMO_EXHAUST, files_in, plan_in, stderr};
-use crate::common::bin::{data, run_with_stdin, s17};
-
-/// `s17 ARGS` in `dir` (the shared tables through `$S17_TABLES`).
-fn s17_in(dir: &Path, args: &[&str]) -> std::process::Command {
-    let mut command = s17(args);
-    command.current_dir(dir);
-    command
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    s17_in(dir, args).output().expect("run s17")
-}
+use crate::common::bin::{data, run_at, run_with_stdin, s17_at};
 
 /// Runs `args` in `dir` and checks the exit `code`, that stderr's first
 /// line holds `message`, and that the files of `dir` are as before, each
@@ -36,7 +24,7 @@ fn refused(dir: &Path, args: &[&str], code: i32, message: &str) {
         })
         .collect();
     let names = files_in(dir);
-    let out = run_in(dir, args);
+    let out = run_at(dir, args);
     let text = stderr(&out);
     assert_eq!(out.status.code(), Some(code), "{args:?}: {text}");
     let first = text.lines().next().unwrap_or_default();
@@ -52,7 +40,7 @@ fn refused(dir: &Path, args: &[&str], code: i32, message: &str) {
 }
 
 fn grids(dir: &Path, name: &str, n: usize) {
-    let out = run_in(dir, &["generate", "-n", &n.to_string(), "--seed", "56"]);
+    let out = run_at(dir, &["generate", "-n", &n.to_string(), "--seed", "56"]);
     std::fs::write(dir.join(name), out.stdout).unwrap();
 }
 
@@ -110,7 +98,7 @@ fn a_campaign_s_own_files_and_a_locked_output_are_refused_even_with_force() {
     let d = dir.path();
     plan_in(d, "demo", "331:1683760..1683761", &[]);
     assert!(
-        run_in(d, &["campaign", "run", "demo", "0", "-q"])
+        run_at(d, &["campaign", "run", "demo", "0", "-q"])
             .status
             .success()
     );
@@ -136,7 +124,7 @@ fn a_campaign_s_own_files_and_a_locked_output_are_refused_even_with_force() {
             "would be written by this run, and it is a file of the campaign .",
         );
     }
-    let out = run_in(d, &["campaign", "status", "demo"]);
+    let out = run_at(d, &["campaign", "status", "demo"]);
     assert!(out.status.success(), "{}", stderr(&out));
     refused(
         d,
@@ -168,7 +156,7 @@ fn a_campaign_s_own_files_and_a_locked_output_are_refused_even_with_force() {
         );
     }
     drop(lock);
-    let out = run_in(
+    let out = run_at(
         d,
         &["campaign", "merge", "demo", "-o", "busy.txt", "--force"],
     );
@@ -200,10 +188,10 @@ fn dash_is_stdin_for_grids_and_no_output_file() {
     let grid = std::fs::read_to_string(d.join("g.txt")).unwrap();
     let known = std::fs::read_to_string(data("known17.txt")).unwrap();
     let first = known.lines().next().unwrap();
-    let solution = run_with_stdin(&mut s17_in(d, &["solve"]), &format!("{first}\n"));
+    let solution = run_with_stdin(&mut s17_at(d, &["solve"]), &format!("{first}\n"));
     let solution = String::from_utf8(solution.stdout).unwrap();
     let out = run_with_stdin(
-        &mut s17_in(d, &["search", "-", "--first"]),
+        &mut s17_at(d, &["search", "-", "--first"]),
         &format!("{grid}{solution}"),
     );
     let text = stderr(&out);
@@ -274,9 +262,9 @@ fn campaign_merge_prints_with_dash_and_locks_its_file() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     plan_in(d, "demo", DEMO_ENTRY, &[]);
-    let out = run_in(d, &["campaign", "run", "demo", "0", "-q"]);
+    let out = run_at(d, &["campaign", "run", "demo", "0", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let mut child = s17_in(d, &["campaign", "merge", "demo", "-o", "17s.txt"])
+    let mut child = s17_at(d, &["campaign", "merge", "demo", "-o", "17s.txt"])
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -291,7 +279,7 @@ fn campaign_merge_prints_with_dash_and_locks_its_file() {
         "the merge held 17s.txt's lock"
     );
 
-    let out = run_in(d, &["campaign", "merge", "demo", "-o", "-"]);
+    let out = run_at(d, &["campaign", "merge", "demo", "-o", "-"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8(out.stdout.clone()).unwrap(), file);
     assert!(
@@ -318,7 +306,7 @@ fn campaign_merge_prints_with_dash_and_locks_its_file() {
 
     plan_in(d, "c18", "28:0..2", &["--clues", "18"]);
     for (campaign, goal) in [("demo", "17s"), ("c18", "18s")] {
-        let out = run_in(d, &["campaign", "status", campaign, "--slices"]);
+        let out = run_at(d, &["campaign", "status", campaign, "--slices"]);
         let said = String::from_utf8(out.stdout).unwrap();
         let head = said
             .lines()
@@ -367,7 +355,7 @@ fn a_file_named_as_a_lock_is_never_overwritten() {
     );
     // A lock file of an earlier run (killed: its process id) is no refusal.
     std::fs::write(d.join("h.txt.lock"), "4194300\n").unwrap();
-    let out = run_in(d, &["scan", "g.txt", "-o", "h.txt", "-q"]);
+    let out = run_at(d, &["scan", "g.txt", "-o", "h.txt", "-q"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
@@ -382,7 +370,7 @@ fn a_directory_as_an_output_file_is_refused_leaving_nothing() {
     let d = dir.path();
     grids(d, "g.txt", 1);
     plan_in(d, "demo", DEMO_ENTRY, &[]);
-    let out = run_in(d, &["campaign", "run", "demo", "0", "-q"]);
+    let out = run_at(d, &["campaign", "run", "demo", "0", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
     std::fs::create_dir(d.join("sub")).unwrap();
     let merge = ["campaign", "merge", "demo", "-o", "demo", "--force"];
@@ -407,7 +395,7 @@ fn bitmap_and_catalogue_make_no_missing_parent() {
         &["campaign", "run", "f17", "0", "-q"][..],
         &["campaign", "merge", "f17", "-o", "flags", "-q"],
     ] {
-        let out = run_in(d, args);
+        let out = run_at(d, args);
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     }
     let named = |output: &str| {
@@ -465,7 +453,7 @@ fn a_stray_new_file_is_not_replaced_without_force() {
     let forced = [
         "scan", "g.txt", "-o", "f.txt", "--known", known, "--force", "-q",
     ];
-    let out = run_in(d, &forced);
+    let out = run_at(d, &forced);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     // The same for `validate --checkpoint`'s `FILE.times` (appended to).
@@ -482,6 +470,6 @@ fn a_stray_new_file_is_not_replaced_without_force() {
     let stray = "v.ckpt.times exists, but v.ckpt and its checkpoint do not";
     refused(d, &validate, 1, stray);
     let forced: Vec<&str> = validate.into_iter().chain(["--force"]).collect();
-    let out = run_in(d, &forced);
+    let out = run_at(d, &forced);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

@@ -18,7 +18,9 @@ use crate::common::bin::s17;
 use crate::common::bin::stderr;
 use crate::common::signals::{exit_code, send, wait_until_caught};
 
-fn s17_in(dir: &Path, args: &[&str]) -> Command {
+/// `s17 ARGS` in `dir` (tables through `$S17_TABLES`), no progress
+/// line, stdin and stdout closed, stderr on a pipe.
+fn s17_quiet_in(dir: &Path, args: &[&str]) -> Command {
     let mut command = s17(args);
     command
         .current_dir(dir)
@@ -32,7 +34,7 @@ fn s17_in(dir: &Path, args: &[&str]) -> Command {
 /// Runs `args` in `dir`, sends `signal` `after` the handler is in place,
 /// and returns the run's output.
 fn signalled(dir: &Path, args: &[&str], signal: &str, after: Duration) -> Output {
-    let mut child = s17_in(dir, args).spawn().expect("run s17");
+    let mut child = s17_quiet_in(dir, args).spawn().expect("run s17");
     wait_until_caught(&mut child);
     std::thread::sleep(after);
     send(&child, signal);
@@ -40,7 +42,7 @@ fn signalled(dir: &Path, args: &[&str], signal: &str, after: Duration) -> Output
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    let out = s17_in(dir, args)
+    let out = s17_quiet_in(dir, args)
         .stdout(Stdio::piped())
         .output()
         .expect("run s17");

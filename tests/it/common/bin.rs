@@ -62,6 +62,19 @@ pub fn s17_in(dir: &Path, args: &[&str]) -> Command {
     command
 }
 
+/// `s17 ARGS` in `dir`, the shared tables through `$S17_TABLES` (no
+/// `--tables` flag: for commands that refuse one, such as `campaign plan`).
+pub fn s17_at(dir: &Path, args: &[&str]) -> Command {
+    let mut command = s17(args);
+    command.current_dir(dir);
+    command
+}
+
+/// Runs [`s17_at`].
+pub fn run_at(dir: &Path, args: &[&str]) -> Output {
+    s17_at(dir, args).output().expect("run s17")
+}
+
 /// Runs `command` with `input` on its stdin, stdout and stderr captured.
 pub fn run_with_stdin(command: &mut Command, input: &str) -> Output {
     let mut child = command
