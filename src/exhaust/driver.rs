@@ -44,7 +44,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use super::{EntryRecorder, EntryResult, Exhauster, RunTotals};
-use crate::ed::{Choices, Entry};
+use crate::ed::Entry;
 use crate::grid::Puzzle;
 use crate::output::{self, Fingerprint, OpenMode, OutputError, ResultFiles};
 use crate::search::ThreadClock;
@@ -273,14 +273,8 @@ pub fn run_entry_in_parts<B: AsRef<[u8]> + Sync>(
     let visits = exhauster.visits(k, entry);
     let cpu = part_seconds(&part_cost)?;
     let result = EntryResult {
-        entry: entry.number,
         puzzles,
-        grids: visits
-            .iter()
-            .filter(|v| v.choices.contains(Choices::HI))
-            .count() as u64,
-        bands3: visits.len() as u64,
-        ..EntryResult::default()
+        ..EntryResult::counting(entry.number, &visits)
     };
     let totals = record_one(sinks, &result, cpu, on_entry)?;
     remove_parts(base)?;

@@ -61,6 +61,22 @@ pub struct EntryResult {
     pub stats: Stats,
 }
 
+impl EntryResult {
+    /// The result of entry `entry` with its `visits` counted (grids: the
+    /// hi visits; bands 3: all) and nothing found yet.
+    fn counting(entry: u64, visits: &[Band3Visit]) -> EntryResult {
+        EntryResult {
+            entry,
+            grids: visits
+                .iter()
+                .filter(|v| v.choices.contains(Choices::HI))
+                .count() as u64,
+            bands3: visits.len() as u64,
+            ..EntryResult::default()
+        }
+    }
+}
+
 /// Searches catalogue entries with one ED context, one set of tables and
 /// one config.
 pub struct Exhauster<'a, B: AsRef<[u8]>> {
@@ -266,15 +282,7 @@ impl<'a, B: AsRef<[u8]> + Sync> Exhauster<'a, B> {
             let n = visits.len();
             visits = visits[part * n / parts..(part + 1) * n / parts].to_vec();
         }
-        let mut result = EntryResult {
-            entry: entry.number,
-            grids: visits
-                .iter()
-                .filter(|v| v.choices.contains(Choices::HI))
-                .count() as u64,
-            bands3: visits.len() as u64,
-            ..EntryResult::default()
-        };
+        let mut result = EntryResult::counting(entry.number, &visits);
         if visits.is_empty() {
             return Ok(result);
         }
