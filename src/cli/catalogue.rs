@@ -53,8 +53,8 @@ enum Command {
         tables: TablesDir,
     },
     /// Build the count tables of first bands A..B (1-based, both included;
-    /// the lines of data/bands416.txt), one file per band; bands whose file
-    /// is already in --dir are kept, so a stopped build resumes.
+    /// the lines of data/bands416.txt), one file `NNN.cnt` per band; bands
+    /// whose file is already in --dir are kept, so a stopped build resumes.
     Build {
         /// First bands A..B, or one band N (1 to 416).
         #[arg(long, value_name = "A..B")]
@@ -539,8 +539,10 @@ fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outc
     init_threads(threads)?;
     let walker = Walker::new();
     for band in first as usize - 1..last as usize {
+        // A table of the text format (an older build's) is kept too.
+        let text = dir.join(BandTable::text_file_name(band));
         let path = dir.join(BandTable::file_name(band));
-        if kept(&path, band, quiet) {
+        if kept(&path, band, quiet) || kept(&text, band, quiet) {
             continue;
         }
         let start = Instant::now();
@@ -636,7 +638,7 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     }
     if files.is_empty() {
         return Err(Usage(format!(
-            "{}: no catalogue table (NNN.tsv) there",
+            "{}: no catalogue table (NNN.cnt, or NNN.tsv) there",
             from.display()
         ))
         .into());
