@@ -382,3 +382,6 @@ pub(super) fn fnv1a64(bytes: &[u8]) -> u64 {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
+
+#[cfg(test)]
+mod tests;

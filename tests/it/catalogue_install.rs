@@ -18,7 +18,7 @@ fn s17(args: &[&str]) -> std::process::Output {
 fn source(name: &str) -> std::path::PathBuf {
     let from = temp("catalogue_install", name);
     std::fs::create_dir_all(&from).unwrap();
-    for file in ["001.tsv", "002.tsv", "300.tsv"] {
+    for file in ["001.cnt", "002.cnt", "300.cnt"] {
         std::fs::copy(data("catalogue").join(file), from.join(file)).unwrap();
     }
     let from_text = from.to_str().unwrap();
@@ -61,7 +61,7 @@ fn install_copies_checked_tables_where_s17_finds_them() {
         "{}",
         stderr(&out)
     );
-    for file in ["001.tsv", "002.tsv", "300.tsv", "300.ckp"] {
+    for file in ["001.cnt", "002.cnt", "300.cnt", "300.ckp"] {
         assert_eq!(
             std::fs::read(dir.join(file)).unwrap(),
             std::fs::read(from.join(file)).unwrap(),
@@ -104,4 +104,33 @@ fn a_corrupt_source_is_refused_and_nothing_copied() {
         "{}",
         stderr(&out)
     );
+}
+
+/// `catalogue build` writes the counts file (`NNN.cnt`) of a band, the
+/// committed one byte for byte, and keeps it (or a text table `NNN.tsv`
+/// of an older build) on the next run.
+#[test]
+fn build_writes_the_committed_counts_file_and_keeps_it() {
+    let dir = temp("catalogue_install", "build");
+    let dir_text = dir.to_str().unwrap();
+    let build = |bands: &str| {
+        let out = s17(&["catalogue", "build", "--bands", bands, "--dir", dir_text]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let said = build("416");
+    assert!(
+        said.contains("first band 416: 1 grid in 1 prefixes"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("416.cnt")).unwrap(),
+        std::fs::read(data("catalogue").join("416.cnt")).unwrap()
+    );
+    assert!(build("416").contains("first band 416: kept"));
+    // A text table stands for its band too.
+    std::fs::write(dir.join("415.tsv"), "not read by build").unwrap();
+    let said = build("415..416");
+    assert!(said.contains("first band 415: kept"), "{said}");
+    assert!(!dir.join("415.cnt").exists());
 }
