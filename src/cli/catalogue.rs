@@ -104,6 +104,12 @@ enum Command {
     },
     /// Which first bands have tables, where, and the numbers they cover.
     Status {
+        /// Print first band N's table as text instead: a header line, then
+        /// ROW4<TAB>COUNT for each row 4 holding grids (the text format,
+        /// NNN.tsv, that `s17` also reads).
+        #[arg(long, value_name = "N",
+              value_parser = clap::value_parser!(u64).range(1..=BANDS as u64))]
+        band: Option<u64>,
         #[command(flatten)]
         tables: TablesDir,
     },
@@ -177,7 +183,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             tables,
         } => has(input, &bitmap, &tables, quiet),
         Command::Install { from, dir } => install(from, dir, quiet),
-        Command::Status { tables } => status(&tables),
+        Command::Status { band, tables } => status(band, &tables),
     }
 }
 
@@ -669,9 +675,19 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     Ok(true)
 }
 
-fn status(tables: &TablesDir) -> Outcome {
+fn status(band: Option<u64>, tables: &TablesDir) -> Outcome {
     let catalogue = tables.open()?;
     let mut out = std::io::stdout().lock();
+    if let Some(band) = band {
+        let Some((table, _)) = catalogue.table(band as usize - 1) else {
+            return Err(Usage(format!(
+                "first band {band:03} has no table (see `s17 catalogue status`)"
+            ))
+            .into());
+        };
+        out.write_all(table.to_text(catalogue.walker()).as_bytes())?;
+        return Ok(true);
+    }
     let built: Vec<usize> = (0..BANDS)
         .filter(|&b| catalogue.table(b).is_some())
         .collect();

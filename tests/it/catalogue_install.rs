@@ -1,5 +1,6 @@
 //! `s17 catalogue install`: checked tables (and checkpoints) copied into
 //! a directory where `s17` then finds them; a bad source copies nothing.
+//! `build` writes a table file, `status --band` prints one as text.
 
 use std::path::Path;
 
@@ -133,4 +134,23 @@ fn build_writes_the_committed_counts_file_and_keeps_it() {
     let said = build("415..416");
     assert!(said.contains("first band 415: kept"), "{said}");
     assert!(!dir.join("415.cnt").exists());
+}
+
+/// `catalogue status --band N` prints the table of first band N as text
+/// (what the text table `NNN.tsv` holds); a band out of range is refused.
+#[test]
+fn status_band_prints_a_table_as_text() {
+    let out = s17(&["catalogue", "status", "--band", "416"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(
+        lines[0],
+        "# s17 catalogue table: first band 416 123456789457893612986217354, 1 grids, 1 prefixes"
+    );
+    let (row4, count) = lines[1].split_once('\t').unwrap();
+    assert_eq!((row4.len(), count), (9, "1"), "{text}");
+    let out = s17(&["catalogue", "status", "--band", "417"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
