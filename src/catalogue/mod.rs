@@ -139,7 +139,8 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
-    /// Reads every table file found in `dirs` (a band's first file wins).
+    /// Reads every table file found in `dirs` (a band's first file wins;
+    /// in one directory, its `NNN.cnt` before its `NNN.tsv`).
     pub fn open(dirs: &[PathBuf]) -> Result<Catalogue, CatalogueError> {
         Catalogue::with_walker(Walker::new(), dirs)
     }
@@ -149,15 +150,34 @@ impl Catalogue {
         let mut tables = Vec::with_capacity(BANDS);
         for band in 0..BANDS {
             let mut found = None;
-            for dir in dirs {
-                let path = dir.join(BandTable::file_name(band));
-                match std::fs::read_to_string(&path) {
-                    Ok(text) => {
-                        found = Some((BandTable::parse(&text, band, &walker, &path)?, path));
-                        break;
+            'dirs: for dir in dirs {
+                // A directory's counts file wins over its text table.
+                for text in [false, true] {
+                    let path = dir.join(if text {
+                        BandTable::text_file_name(band)
+                    } else {
+                        BandTable::file_name(band)
+                    });
+                    match std::fs::read(&path) {
+                        Ok(bytes) => {
+                            let table = if text {
+                                let text = std::str::from_utf8(&bytes).map_err(|_| {
+                                    CatalogueError::Format {
+                                        path: path.clone(),
+                                        line: 1,
+                                        reason: "not UTF-8 text".into(),
+                                    }
+                                })?;
+                                BandTable::parse_text(text, band, &walker, &path)?
+                            } else {
+                                BandTable::parse(&bytes, band, &walker, &path)?
+                            };
+                            found = Some((table, path));
+                            break 'dirs;
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                        Err(source) => return Err(CatalogueError::Io { path, source }),
                     }
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(source) => return Err(CatalogueError::Io { path, source }),
                 }
             }
             tables.push(found);

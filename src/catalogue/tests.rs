@@ -11,7 +11,7 @@ use crate::canon::{Transform, minlex_grid};
 const FIRST: &str =
     "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
 
-fn walker() -> &'static Walker {
+pub(crate) fn walker() -> &'static Walker {
     static WALKER: OnceLock<Walker> = OnceLock::new();
     WALKER.get_or_init(Walker::new)
 }
@@ -125,21 +125,6 @@ fn walks_from_either_end_agree_with_the_forward_walk() {
         }
         assert_eq!(walker.nth_in_prefix(band, row4, count, count), None);
     }
-}
-
-#[test]
-fn table_text_round_trips_and_bad_files_are_refused() {
-    let walker = walker();
-    let table = BandTable::build(walker, 415);
-    let text = table.to_text(walker);
-    let path = Path::new("416.tsv");
-    assert_eq!(BandTable::parse(&text, 415, walker, path).unwrap(), table);
-    // The wrong band, a count changed, rows out of order.
-    assert!(BandTable::parse(&text, 414, walker, path).is_err());
-    let changed = text.replace("\t1\n", "\t2\n");
-    assert_ne!(changed, text);
-    let err = BandTable::parse(&changed, 415, walker, path).unwrap_err();
-    assert!(err.to_string().contains("416.tsv: line 1"), "{err}");
 }
 
 #[test]

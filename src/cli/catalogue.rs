@@ -53,8 +53,8 @@ enum Command {
         tables: TablesDir,
     },
     /// Build the count tables of first bands A..B (1-based, both included;
-    /// the lines of data/bands416.txt), one file per band; bands whose file
-    /// is already in --dir are kept, so a stopped build resumes.
+    /// the lines of data/bands416.txt), one file `NNN.cnt` per band; bands
+    /// whose file is already in --dir are kept, so a stopped build resumes.
     Build {
         /// First bands A..B, or one band N (1 to 416).
         #[arg(long, value_name = "A..B")]
@@ -104,6 +104,12 @@ enum Command {
     },
     /// Which first bands have tables, where, and the numbers they cover.
     Status {
+        /// Print first band N's table as text instead: a header line, then
+        /// ROW4<TAB>COUNT for each row 4 holding grids (the text format,
+        /// NNN.tsv, that `s17` also reads).
+        #[arg(long, value_name = "N",
+              value_parser = clap::value_parser!(u64).range(1..=BANDS as u64))]
+        band: Option<u64>,
         #[command(flatten)]
         tables: TablesDir,
     },
@@ -177,7 +183,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             tables,
         } => has(input, &bitmap, &tables, quiet),
         Command::Install { from, dir } => install(from, dir, quiet),
-        Command::Status { tables } => status(&tables),
+        Command::Status { band, tables } => status(band, &tables),
     }
 }
 
@@ -539,8 +545,10 @@ fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outc
     init_threads(threads)?;
     let walker = Walker::new();
     for band in first as usize - 1..last as usize {
+        // A table of the text format (an older build's) is kept too.
+        let text = dir.join(BandTable::text_file_name(band));
         let path = dir.join(BandTable::file_name(band));
-        if kept(&path, band, quiet) {
+        if kept(&path, band, quiet) || kept(&text, band, quiet) {
             continue;
         }
         let start = Instant::now();
@@ -636,7 +644,7 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     }
     if files.is_empty() {
         return Err(Usage(format!(
-            "{}: no catalogue table (NNN.tsv) there",
+            "{}: no catalogue table (NNN.cnt, or NNN.tsv) there",
             from.display()
         ))
         .into());
@@ -667,9 +675,19 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     Ok(true)
 }
 
-fn status(tables: &TablesDir) -> Outcome {
+fn status(band: Option<u64>, tables: &TablesDir) -> Outcome {
     let catalogue = tables.open()?;
     let mut out = std::io::stdout().lock();
+    if let Some(band) = band {
+        let Some((table, _)) = catalogue.table(band as usize - 1) else {
+            return Err(Usage(format!(
+                "first band {band:03} has no table (see `s17 catalogue status`)"
+            ))
+            .into());
+        };
+        out.write_all(table.to_text(catalogue.walker()).as_bytes())?;
+        return Ok(true);
+    }
     let built: Vec<usize> = (0..BANDS)
         .filter(|&b| catalogue.table(b).is_some())
         .collect();

@@ -561,7 +561,7 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "S17_CATALOGUE",
-        "A directory searched first for the catalogue's count tables (NNN.tsv).",
+        "A directory searched first for the catalogue's count tables (NNN.cnt; NNN.tsv, the older text format, when a directory has no NNN.cnt).",
     ),
     (
         "RUST_LOG",
@@ -589,8 +589,8 @@ const FILES: &[(&str, &str)] = &[
         "The band tables (~/.cache/s17/bands.s17t; $S17_TABLES or --tables elsewhere), built by s17 tables build.",
     ),
     (
-        "$XDG_CACHE_HOME/s17/catalogue/NNN.tsv",
-        "Catalogue count tables of first band NNN, built by s17 catalogue build.",
+        "$XDG_CACHE_HOME/s17/catalogue/NNN.cnt",
+        "Catalogue count table of first band NNN, built by s17 catalogue build (NNN.tsv, the older text format, is read when there is no NNN.cnt).",
     ),
     (
         "FILE.lock",

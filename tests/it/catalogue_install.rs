@@ -1,5 +1,6 @@
 //! `s17 catalogue install`: checked tables (and checkpoints) copied into
 //! a directory where `s17` then finds them; a bad source copies nothing.
+//! `build` writes a table file, `status --band` prints one as text.
 
 use std::path::Path;
 
@@ -18,7 +19,7 @@ fn s17(args: &[&str]) -> std::process::Output {
 fn source(name: &str) -> std::path::PathBuf {
     let from = temp("catalogue_install", name);
     std::fs::create_dir_all(&from).unwrap();
-    for file in ["001.tsv", "002.tsv", "300.tsv"] {
+    for file in ["001.cnt", "002.cnt", "300.cnt"] {
         std::fs::copy(data("catalogue").join(file), from.join(file)).unwrap();
     }
     let from_text = from.to_str().unwrap();
@@ -61,7 +62,7 @@ fn install_copies_checked_tables_where_s17_finds_them() {
         "{}",
         stderr(&out)
     );
-    for file in ["001.tsv", "002.tsv", "300.tsv", "300.ckp"] {
+    for file in ["001.cnt", "002.cnt", "300.cnt", "300.ckp"] {
         assert_eq!(
             std::fs::read(dir.join(file)).unwrap(),
             std::fs::read(from.join(file)).unwrap(),
@@ -104,4 +105,52 @@ fn a_corrupt_source_is_refused_and_nothing_copied() {
         "{}",
         stderr(&out)
     );
+}
+
+/// `catalogue build` writes the counts file (`NNN.cnt`) of a band, the
+/// committed one byte for byte, and keeps it (or a text table `NNN.tsv`
+/// of an older build) on the next run.
+#[test]
+fn build_writes_the_committed_counts_file_and_keeps_it() {
+    let dir = temp("catalogue_install", "build");
+    let dir_text = dir.to_str().unwrap();
+    let build = |bands: &str| {
+        let out = s17(&["catalogue", "build", "--bands", bands, "--dir", dir_text]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let said = build("416");
+    assert!(
+        said.contains("first band 416: 1 grid in 1 prefixes"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("416.cnt")).unwrap(),
+        std::fs::read(data("catalogue").join("416.cnt")).unwrap()
+    );
+    assert!(build("416").contains("first band 416: kept"));
+    // A text table stands for its band too.
+    std::fs::write(dir.join("415.tsv"), "not read by build").unwrap();
+    let said = build("415..416");
+    assert!(said.contains("first band 415: kept"), "{said}");
+    assert!(!dir.join("415.cnt").exists());
+}
+
+/// `catalogue status --band N` prints the table of first band N as text
+/// (what the text table `NNN.tsv` holds); a band out of range is refused.
+#[test]
+fn status_band_prints_a_table_as_text() {
+    let out = s17(&["catalogue", "status", "--band", "416"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(
+        lines[0],
+        "# s17 catalogue table: first band 416 123456789457893612986217354, 1 grids, 1 prefixes"
+    );
+    let (row4, count) = lines[1].split_once('\t').unwrap();
+    assert_eq!((row4.len(), count), (9, "1"), "{text}");
+    let out = s17(&["catalogue", "status", "--band", "417"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
