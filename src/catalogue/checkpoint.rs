@@ -17,7 +17,7 @@
 //! checkpoints), lists the band 2s between them, and walks that run from
 //! its nearer end ([`Walker::nth_in_band2s`], [`Walker::rank_in_band2s`]).
 //!
-//! # File format (`NNN.ckp`, beside the table `NNN.tsv`)
+//! # File format (`NNN.ckp`, beside the table `NNN.cnt`)
 //!
 //! ```text
 //! # s17 catalogue checkpoints: first band 001 123456789456789123789123456, 1007170 grids, every 3000 grids, 212 checkpoints, 951 bytes, fnv1a64 0123456789abcdef
@@ -42,7 +42,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::CatalogueError;
-use super::table::BandTable;
+use super::table::{BandTable, fnv1a64};
 use super::walk::{Band2, Flow, Walker};
 use crate::band::band_to_string;
 
@@ -429,13 +429,6 @@ pub fn rank(
     let rows56: &[u8; 18] = form[36..54].try_into().expect("18 digits");
     let (band2s, span) = run(walker, table, checkpoints, prefix, |c| c.rows56 <= *rows56);
     walker.rank_in_band2s(table.band, form, &band2s, span)
-}
-
-/// FNV-1a, 64 bits.
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// The digits that each cell of rows 5-6 allows, cell by cell as the walk

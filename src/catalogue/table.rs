@@ -376,7 +376,7 @@ pub(super) fn header_rest<'a>(
         .ok_or_else(|| format!("the header does not start with `{}`", expected.trim_end()))
 }
 
-/// FNV-1a, 64 bits (as the checkpoint files').
+/// FNV-1a, 64 bits (the hash of the count and checkpoint files).
 pub(super) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
