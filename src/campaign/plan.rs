@@ -342,7 +342,7 @@ impl Plan {
             costs,
             goal,
             units,
-            "; per entry by its bands 3",
+            PER_ENTRY_TAIL,
         ))
     }
 
@@ -372,6 +372,12 @@ impl Plan {
             costs.model,
         );
         plan
+    }
+
+    /// Whether the plan was cut by each entry's predicted cost (`plan
+    /// --per-entry`: its header says so, [`PER_ENTRY_TAIL`]).
+    pub fn is_per_entry(&self) -> bool {
+        self.header.contains(PER_ENTRY_TAIL)
     }
 
     /// The unit size of the plan in seconds (`unit-hours=` of its header).
@@ -497,6 +503,10 @@ impl Plan {
         })
     }
 }
+
+/// What the header of a plan cut by entry says after its cost model
+/// ([`Plan::is_per_entry`]).
+pub const PER_ENTRY_TAIL: &str = "; per entry by its bands 3";
 
 mod replan;
 pub use replan::{Measured, REPLAN_PRIOR_ENTRIES, Replanned, measured_costs, replan, replan_with};

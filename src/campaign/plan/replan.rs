@@ -7,8 +7,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::{
-    MAGIC, MAX_UNITS, Plan, Unit, check_unit_hours, cut_by_entry, entry_costs, even_cuts,
-    fixed_share, format_hours, hi_weight, pieces_bands3, unit_count,
+    MAGIC, MAX_UNITS, PER_ENTRY_TAIL, Plan, Unit, check_unit_hours, cut_by_entry, entry_costs,
+    even_cuts, fixed_share, format_hours, hi_weight, pieces_bands3, unit_count,
 };
 use crate::campaign::{CampaignError, CostTable, SLICES, io_error, out_dir, unit_costs, work};
 use crate::ed::Ed;
@@ -28,7 +28,9 @@ pub struct Measured {
     pub entries: u64,
     /// Their CPU seconds.
     pub seconds: f64,
-    /// What the table planned for them.
+    /// What the plan predicted for them: the table's cost per entry
+    /// times their lines, or their per-entry predictions for a plan cut
+    /// by entry ([`measured_costs`]).
     pub planned: f64,
     /// The ratio the re-plan corrects the slice's cost by (pooled with
     /// the campaign-wide ratio, [`REPLAN_PRIOR_ENTRIES`]).
@@ -75,39 +77,70 @@ fn started_units(dir: &Path) -> Result<BTreeSet<usize>, CampaignError> {
 /// The measured costs of the units of `plan` in `dir` (their `.cost`
 /// records; a partial last line left by a kill is skipped), per slice,
 /// against `costs`, with each slice's pooled ratio and the campaign-wide
-/// one.
+/// one. The seconds planned for the entries measured are the table's cost
+/// per entry times their cost lines, or, for a plan cut by entry
+/// ([`Plan::is_per_entry`]) when `ed` is given, the sum of the per-entry
+/// predictions of the same entries ([`entry_costs`] over the plan's
+/// entries of their slice): a heavy entry measured first is then judged
+/// against its own heavy prediction, not against the slice's mean.
 pub fn measured_costs(
     dir: &Path,
     plan: &Plan,
     costs: &CostTable,
+    ed: Option<&Ed>,
 ) -> Result<(Vec<Measured>, f64), CampaignError> {
-    let mut per_slice = vec![(0u64, 0.0f64); SLICES];
+    let ed = ed.filter(|_| plan.is_per_entry());
+    // (lines, seconds, planned seconds) per slice.
+    let mut per_slice = vec![(0u64, 0.0f64, 0.0f64); SLICES];
+    let mut by_slice: Vec<Vec<&Unit>> = vec![Vec::new(); SLICES];
     for u in &plan.units {
-        let path = unit_costs(dir, u.number);
-        let text = match std::fs::read(&path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(io_error(&path)(e)),
-        };
-        for line in text.split_terminator('\n') {
-            let f: Vec<&str> = line.split('\t').collect();
-            let secs = match f[..] {
-                [_, _, _, secs] => secs.parse::<f64>().ok(),
-                _ => None,
-            }
-            .filter(|s| s.is_finite() && *s >= 0.0);
-            if let Some(secs) = secs {
-                per_slice[u.k].0 += 1;
-                per_slice[u.k].1 += secs;
+        by_slice[u.k].push(u);
+    }
+    for (k, units) in by_slice.iter().enumerate() {
+        let mut lines: Vec<(u64, f64)> = Vec::new();
+        for u in units {
+            let path = unit_costs(dir, u.number);
+            let text = match std::fs::read(&path) {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io_error(&path)(e)),
+            };
+            for line in text.split_terminator('\n') {
+                let f: Vec<&str> = line.split('\t').collect();
+                let parsed = match f[..] {
+                    [entry, _, _, secs] => entry.parse::<u64>().ok().zip(secs.parse::<f64>().ok()),
+                    _ => None,
+                }
+                .filter(|(_, s)| s.is_finite() && *s >= 0.0);
+                if let Some(line) = parsed {
+                    lines.push(line);
+                }
             }
         }
+        if lines.is_empty() {
+            continue;
+        }
+        let per = costs.slices[k].per_entry;
+        let planned = match ed {
+            Some(ed) => {
+                let predicted = SlicePredictions::new(ed, plan, k, units, costs);
+                lines
+                    .iter()
+                    .map(|&(e, _)| predicted.of(e).unwrap_or(per))
+                    .sum()
+            }
+            None => per * lines.len() as f64,
+        };
+        per_slice[k] = (
+            lines.len() as u64,
+            lines.iter().map(|&(_, s)| s).sum(),
+            planned,
+        );
     }
-    let planned = |k: usize, n: u64| costs.slices[k].per_entry * n as f64;
     let (all_secs, all_planned) = per_slice
         .iter()
-        .enumerate()
-        .fold((0.0, 0.0), |(s, p), (k, &(n, secs))| {
-            (s + secs, p + planned(k, n))
+        .fold((0.0, 0.0), |(s, p), &(_, secs, planned)| {
+            (s + secs, p + planned)
         });
     let ratio = if all_planned > 0.0 {
         all_secs / all_planned
@@ -117,20 +150,64 @@ pub fn measured_costs(
     let measured = per_slice
         .iter()
         .enumerate()
-        .filter(|(_, (n, _))| *n > 0)
-        .map(|(k, &(n, seconds))| {
+        .filter(|(_, (n, _, _))| *n > 0)
+        .map(|(k, &(n, seconds, planned))| {
             let per = costs.slices[k].per_entry;
             Measured {
                 k,
                 entries: n,
                 seconds,
-                planned: planned(k, n),
+                planned,
                 ratio: (seconds + REPLAN_PRIOR_ENTRIES * ratio * per)
-                    / ((n as f64 + REPLAN_PRIOR_ENTRIES) * per),
+                    / (planned + REPLAN_PRIOR_ENTRIES * per),
             }
         })
         .collect();
     Ok((measured, ratio))
+}
+
+/// The per-entry predictions of a plan cut by entry for one slice: each
+/// planned entry's cost as the plan predicted it ([`entry_costs`] over the
+/// plan's entries of the slice, `costs`' cost per entry, the goal's
+/// weights), kept by runs of entries.
+struct SlicePredictions {
+    /// Maximal runs of the slice's planned entries, in order, and the
+    /// prediction of each entry of each.
+    pieces: Vec<(usize, Range<u64>)>,
+    costs: Vec<Vec<f64>>,
+}
+
+impl SlicePredictions {
+    fn new(ed: &Ed, plan: &Plan, k: usize, units: &[&Unit], costs: &CostTable) -> Self {
+        let mut ranges: Vec<Range<u64>> = units.iter().map(|u| u.entries.clone()).collect();
+        ranges.sort_by_key(|r| r.start);
+        let mut pieces: Vec<(usize, Range<u64>)> = Vec::new();
+        for r in ranges {
+            match pieces.last_mut() {
+                Some((_, last)) if last.end == r.start => last.end = r.end,
+                _ => pieces.push((k, r)),
+            }
+        }
+        let bands3 = pieces_bands3(ed, &pieces, hi_weight(&plan.goal));
+        let costs = entry_costs(
+            &pieces,
+            &bands3,
+            |k| costs.slices[k].per_entry,
+            fixed_share(&plan.goal),
+        );
+        SlicePredictions { pieces, costs }
+    }
+
+    /// The prediction of entry `e`, if it is planned.
+    fn of(&self, e: u64) -> Option<f64> {
+        let i = self
+            .pieces
+            .partition_point(|(_, r)| r.start <= e)
+            .checked_sub(1)?;
+        let (_, r) = &self.pieces[i];
+        r.contains(&e)
+            .then(|| self.costs[i][(e - r.start) as usize])
+    }
 }
 
 /// Re-plans what is left of the campaign `plan` in `dir` (`s17 campaign
@@ -139,7 +216,9 @@ pub fn measured_costs(
 /// parts stay valid); the entries of the units not started are cut again
 /// into units of about `unit_hours`, by `costs` corrected per slice by
 /// the measured over planned CPU time of the campaign's `.cost` records
-/// ([`measured_costs`]; a slice with none by the campaign-wide ratio).
+/// ([`measured_costs`]: for a plan cut by entry, against the per-entry
+/// predictions of the entries measured; a slice with none by the
+/// campaign-wide ratio).
 /// The new units take the numbers of the units they replace, in order,
 /// then numbers after the last (a slice left with fewer units than it
 /// had is cut finer, so no number is left empty). Every planned entry is
@@ -169,7 +248,10 @@ pub fn replan_with(
     let hours = check_unit_hours(unit_hours)?;
     let target = hours * 3600.0;
     let started = started_units(dir)?;
-    let (measured, ratio) = measured_costs(dir, plan, costs)?;
+    // A plan cut by entry is judged by its per-entry predictions (an Ed
+    // made for it when the new cuts are flat).
+    let own = (plan.is_per_entry() && ed.is_none()).then(Ed::new);
+    let (measured, ratio) = measured_costs(dir, plan, costs, ed.or(own.as_ref()))?;
     let corrected = corrected_costs(costs, &measured, ratio);
     let (pieces, free) = left_pieces(plan, &started);
     // Per entry: each piece's cuts by the predicted costs, as counts of
@@ -331,10 +413,6 @@ fn replan_header(
         plan.goal,
         costs.source,
         costs.model,
-        if per_entry {
-            "; per entry by its bands 3"
-        } else {
-            ""
-        },
+        if per_entry { PER_ENTRY_TAIL } else { "" },
     )
 }

@@ -299,3 +299,59 @@ fn per_entry_costs_have_a_fixed_part_by_goal() {
         .collect();
     assert_eq!(plain[0], by_hand);
 }
+
+#[test]
+fn replans_judge_a_per_entry_plan_by_the_predictions_of_the_entries_measured() {
+    let costs = CostTable::committed();
+    let ed = Ed::new();
+    let s = spec("28").unwrap();
+    let goal = Goal::default();
+    let bands3 = pieces_bands3(&ed, &s.pieces, hi_weight(&goal));
+    let plan = Plan::per_entry(&s, 0.0005, &costs, goal, &bands3).unwrap();
+    assert!(plan.is_per_entry());
+    let predicted = entry_costs(
+        &s.pieces,
+        &bands3,
+        |k| costs.slices[k].per_entry,
+        fixed_share(&goal),
+    );
+    // The five heaviest entries measured first, each at twice its
+    // prediction, in the files of their units.
+    let mut heavy: Vec<u64> = (0..80).collect();
+    heavy.sort_by(|a, b| predicted[0][*b as usize].total_cmp(&predicted[0][*a as usize]));
+    heavy.truncate(5);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(crate::campaign::out_dir(dir.path())).unwrap();
+    let mut secs = 0.0;
+    for &e in &heavy {
+        let u = plan.units.iter().find(|u| u.entries.contains(&e)).unwrap();
+        let s = 2.0 * predicted[0][e as usize];
+        secs += s;
+        let path = crate::campaign::unit_costs(dir.path(), u.number);
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        text.push_str(&format!("{e}\t0\t{}\t{s}\n", bands3[0][e as usize]));
+        std::fs::write(&path, text).unwrap();
+    }
+    let per = costs.slices[28].per_entry;
+    let planned: f64 = heavy.iter().map(|&e| predicted[0][e as usize]).sum();
+    assert!(planned > 5.0 * per * 1.2, "heavy entries: {planned} {per}");
+    // Per entry: the slice and the campaign at twice their plan, and the
+    // slice's pooled ratio too.
+    let (m, ratio) = measured_costs(dir.path(), &plan, &costs, Some(&ed)).unwrap();
+    assert_eq!(m.len(), 1);
+    assert_eq!((m[0].k, m[0].entries), (28, 5));
+    assert!((m[0].seconds - secs).abs() < 1e-9);
+    assert!((m[0].planned / planned - 1.0).abs() < 1e-9, "{m:?}");
+    assert!((ratio - 2.0).abs() < 1e-9, "{ratio}");
+    assert!((m[0].ratio - 2.0).abs() < 1e-9, "{m:?}");
+    // Flat (no Ed, or a plan not cut by entry): the table's mean per
+    // line, so the heavy entries read as a dearer slice.
+    let (flat, ratio) = measured_costs(dir.path(), &plan, &costs, None).unwrap();
+    assert!((flat[0].planned - 5.0 * per).abs() < 1e-9);
+    assert!(ratio > 2.4 && flat[0].ratio > 2.0 * 1.1, "{flat:?}");
+    let mut plain = plan.clone();
+    plain.header = plain.header.replace(PER_ENTRY_TAIL, "");
+    assert!(!plain.is_per_entry());
+    let (same, _) = measured_costs(dir.path(), &plain, &costs, Some(&ed)).unwrap();
+    assert_eq!(same, flat);
+}
