@@ -20,7 +20,7 @@
 //! # File format (`NNN.ckp`, beside the table `NNN.cnt`)
 //!
 //! ```text
-//! # s17 catalogue checkpoints: first band 001 123456789456789123789123456, 1007170 grids, every 3000 grids, 212 checkpoints, 951 bytes, fnv1a64 0123456789abcdef
+//! # s17 catalogue checkpoints: first band 001 123456789456789123789123456, 1007170 grids, every 1800 grids, 512 checkpoints, 1512 bytes, fnv1a64 0123456789abcdef
 //! <binary body>
 //! ```
 //!
@@ -47,7 +47,7 @@ use super::walk::{Band2, Flow, Walker};
 use crate::band::band_to_string;
 
 /// The spacing that `s17 catalogue build --checkpoints` uses by default.
-pub const DEFAULT_SPACING: u64 = 3000;
+pub const DEFAULT_SPACING: u64 = 1800;
 
 /// The checkpoints of one first band, as read from its file (codes kept
 /// packed; a prefix's are decoded when asked).
