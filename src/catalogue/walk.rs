@@ -67,12 +67,15 @@ pub struct Walker {
 struct RowMap {
     source: [u8; 9],
     digits: [u8; 10],
+    /// The inverse of `digits`.
+    inverse: [u8; 10],
 }
 
 impl RowMap {
     const IDENTITY: RowMap = RowMap {
         source: [0, 1, 2, 3, 4, 5, 6, 7, 8],
         digits: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+        inverse: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
     };
 
     /// Whether the image of `grid` (rows 1-3 a band that this automorphism
@@ -140,9 +143,14 @@ impl Walker {
                         for c in 0..9 {
                             source[a.cells[c] as usize % 9] = c as u8;
                         }
+                        let mut inverse = [0u8; 10];
+                        for (d, &e) in a.digits.iter().enumerate() {
+                            inverse[e as usize] = d as u8;
+                        }
                         RowMap {
                             source,
                             digits: a.digits,
+                            inverse,
                         }
                     })
                     .collect()
@@ -418,8 +426,11 @@ impl Walker {
         // thread's scratch while in use, so a nested walk gets its own).
         let mut scratch = SCRATCH.with(|cell| cell.take());
         scratch.band3s.clear();
-        band3s_under(&bands12, &mut scratch.band3s);
-        self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
+        scratch.kept.clear();
+        if self.band2_maps(b, &grid, &mut scratch.maps) {
+            band3s_under(&bands12, &mut scratch.band3s);
+            self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
+        }
         if reverse {
             scratch.kept.reverse();
         }
@@ -441,6 +452,7 @@ impl Walker {
     /// minlex grid. `grid`'s rows 7-9 are overwritten.
     fn minlex_band3s(&self, b: usize, class2: usize, grid: &mut [u8; 81], scratch: &mut Scratch) {
         let Scratch {
+            maps,
             band3s,
             numbers,
             classes3,
@@ -519,8 +531,9 @@ impl Walker {
                 }
             }
             grid[54..].copy_from_slice(&band3s[k as usize]);
-            // Band 1's own images: one per automorphism of B.
-            if self.row_maps[b].iter().any(|map| map.beats(grid, grid)) {
+            // Band 1's own images: one per automorphism of B, those that
+            // rows 1-6 leave undecided.
+            if self.maps_beat(b, maps, grid) {
                 continue;
             }
             if ties[..n_ties]
@@ -531,6 +544,115 @@ impl Walker {
             }
             kept.push(k);
         }
+    }
+
+    /// Into `maps`, the automorphisms of band `b` (but the identity) whose
+    /// images of `grid`'s candidates (rows 1-6 fixed, any band 3) rows 1-6
+    /// do not decide; false when one image beats every candidate. Which
+    /// mapped band comes first in an image is fixed by rows 1-6: the one
+    /// holding, in column `source[0]`, the digit `d` mapped to row 4's
+    /// first digit `m` (`m` is the smallest digit of rows 4-9 in column 1,
+    /// and `d` is not in band 1's column `source[0]`). When it is band 2,
+    /// the image's rows 4-6 are known: smaller than the candidates' (band
+    /// 2 has no minlex grid), larger (the map never beats) or equal (kept,
+    /// rows 7-9 to compare). When it is band 3, the image's row 4 is the
+    /// mapped row of band 3 holding `d` in column `source[0]`: kept unless
+    /// its second digit, one of band 3's in column `source[1]` but `d`, is
+    /// above row 4's whatever it is.
+    fn band2_maps(&self, b: usize, grid: &[u8; 81], maps: &mut Vec<KeptMap>) -> bool {
+        maps.clear();
+        let m = grid[27] as usize;
+        let mut band3_digits = [0x3feu16; 9];
+        for (cell, &d) in grid[..54].iter().enumerate() {
+            band3_digits[cell % 9] &= !(1u16 << d);
+        }
+        for (i, map) in self.row_maps[b].iter().enumerate() {
+            let c0 = map.source[0] as usize;
+            let d = map.inverse[m];
+            if band3_digits[c0] & 1 << d != 0 {
+                let mut second = band3_digits[map.source[1] as usize] & !(1u16 << d);
+                let mut low = u8::MAX;
+                while second != 0 {
+                    low = low.min(map.digits[second.trailing_zeros() as usize]);
+                    second &= second - 1;
+                }
+                if low <= grid[28] {
+                    maps.push(KeptMap {
+                        map: i as u16,
+                        column: c0 as u8,
+                        digit: d,
+                    });
+                }
+                continue;
+            }
+            // Band 2 first: its rows by increasing mapped first digit.
+            let first = |r: usize| map.digits[grid[9 * r + c0] as usize];
+            let mut rows = [3usize, 4, 5];
+            if first(rows[1]) < first(rows[0]) {
+                rows.swap(0, 1);
+            }
+            if first(rows[2]) < first(rows[1]) {
+                rows.swap(1, 2);
+                if first(rows[1]) < first(rows[0]) {
+                    rows.swap(0, 1);
+                }
+            }
+            let mut order = std::cmp::Ordering::Equal;
+            'rows: for (k, &r) in rows.iter().enumerate() {
+                for j in 0..9 {
+                    let e = map.digits[grid[9 * r + map.source[j] as usize] as usize];
+                    let c = grid[27 + 9 * k + j];
+                    if e != c {
+                        order = e.cmp(&c);
+                        break 'rows;
+                    }
+                }
+            }
+            match order {
+                std::cmp::Ordering::Less => return false,
+                std::cmp::Ordering::Greater => {}
+                std::cmp::Ordering::Equal => maps.push(KeptMap {
+                    map: i as u16,
+                    column: u8::MAX,
+                    digit: 0,
+                }),
+            }
+        }
+        true
+    }
+
+    /// Whether one of `maps` ([`Self::band2_maps`]) makes an image of
+    /// `grid` (a candidate) smaller than it.
+    #[inline]
+    fn maps_beat(&self, b: usize, maps: &[KeptMap], grid: &[u8; 81]) -> bool {
+        if maps.is_empty() {
+            return false;
+        }
+        // Band 3's row (0..3) holding digit d in column c.
+        let mut row_of = [[0u8; 10]; 9];
+        for r in 0..3 {
+            for c in 0..9 {
+                row_of[c][grid[54 + 9 * r + c] as usize] = r as u8;
+            }
+        }
+        let row_maps = &self.row_maps[b];
+        maps.iter().any(|kept| {
+            let map = &row_maps[kept.map as usize];
+            if kept.column != u8::MAX {
+                // Band 3 first: its row holding `digit` in `column` is the
+                // image's row 4.
+                let r = row_of[kept.column as usize][kept.digit as usize] as usize;
+                let row = &grid[54 + 9 * r..63 + 9 * r];
+                for j in 1..9 {
+                    let e = map.digits[row[map.source[j] as usize] as usize];
+                    let c = grid[27 + j];
+                    if e != c {
+                        return e < c;
+                    }
+                }
+            }
+            map.beats(grid, grid)
+        })
     }
 
     /// Every minlex grid with first band `b`, in increasing order.
@@ -602,6 +724,8 @@ fn row4_fill(
 /// thread so that a walk allocates nothing once warm.
 #[derive(Default)]
 struct Scratch {
+    /// The automorphisms of band 1 that rows 1-6 leave undecided.
+    maps: Vec<KeptMap>,
     /// The band-3 completions, in increasing order.
     band3s: Vec<Band>,
     /// Their band indices' numbers and classes.
@@ -616,6 +740,17 @@ struct Scratch {
     stack_numbers: Vec<u32>,
     /// The completions that make minlex grids, increasing.
     kept: Vec<u16>,
+}
+
+/// An automorphism of band 1 kept for a band 2's candidates
+/// ([`Walker::band2_maps`]): its index in the band's row maps, and when
+/// mapped band 3 comes first (`column` not `u8::MAX`), the column and
+/// digit that pick band 3's row mapped to the image's row 4.
+#[derive(Clone, Copy, Debug)]
+struct KeptMap {
+    map: u16,
+    column: u8,
+    digit: u8,
 }
 
 thread_local! {
