@@ -27,28 +27,38 @@
 //! differs. Nothing is assumed beyond these two facts, which the
 //! tests check against `canon` on every grid visited.
 //!
-//! A band 2 is walked in batches ([`Walker::walk_band2`]): its band-3
-//! completions listed first ([`band3s_under`], about 34 a band 2 on the
-//! mean), then the dense numbers of all their bands 3 and after them the
-//! table lookups (so the lookups' cache misses overlap instead of
-//! following one another), then, for the completions whose band 3 is not
-//! below `B`, the stacks' classes, one per stack *case* (the orders of
-//! the columns' digits in rows 7-9, up to a permutation of rows 7-9, which
-//! moves columns inside one stack of the transposed band and so keeps its
-//! class: 36 cases a stack), computed in the same way, and last the
-//! automorphism and tie tests. The candidate-by-candidate walk it
-//! replaced is kept for the tests (`reference.rs`: the same grids in both
-//! directions, and `band2_walks` times the two: `walk/tests.rs`).
+//! A band 2 is walked in batches ([`Walker::walk_band2`]). First what
+//! rows 1-6 decide alone: band 1's automorphisms sorted out
+//! ([`Walker::band2_maps`]: which mapped band comes first in an image is
+//! fixed by rows 1-6, and when it is band 2 the image's rows 4-6 are
+//! known, so the map either beats every candidate, none, or is kept; when
+//! it is band 3 the map is kept unless its image's row 4 is too large at
+//! its second digit), and the three stacks' classes, one per stack *case*
+//! (the orders of the columns' digits in rows 7-9, up to a permutation of
+//! rows 7-9, which moves columns inside one stack of the transposed band
+//! and so keeps its class: 36 cases a stack, their numbers derived from
+//! one: [`BandIndex::numbers_of_last_box`]), the band 2 refused when a
+//! stack has no case of class `b` or more ([`Walker::stacks_admit`]).
+//! Then its band-3 completions are listed ([`band3s_under`], about 34 a
+//! band 2 on the mean), those with a stack below `B` dropped, the dense
+//! numbers of the others' bands 3 computed and after them the table
+//! lookups (so the lookups' cache misses overlap instead of following one
+//! another), and last the kept automorphisms and the tie tests. The
+//! candidate-by-candidate walk it replaced is kept for the tests
+//! (`reference.rs`: the same grids in both directions, and `band2_walks`
+//! times the two: `walk/tests.rs`).
 
 use crate::band::{Band, BandCatalogue};
 use crate::ed::BandIndex;
 
+mod band2;
 mod band3s;
 #[cfg(test)]
 mod reference;
 #[cfg(test)]
 mod tests;
 
+use band2::KeptMap;
 pub(crate) use band3s::band3s_under;
 
 /// The fixed part of the walk: the band catalogue, the fast band index and
@@ -427,7 +437,8 @@ impl Walker {
         let mut scratch = SCRATCH.with(|cell| cell.take());
         scratch.band3s.clear();
         scratch.kept.clear();
-        if self.band2_maps(b, &grid, &mut scratch.maps) {
+        if self.band2_maps(b, &grid, &mut scratch.maps) && self.stacks_admit(b, &grid, &mut scratch)
+        {
             band3s_under(&bands12, &mut scratch.band3s);
             self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
         }
@@ -448,81 +459,52 @@ impl Walker {
 
     /// Into `scratch.kept`, the indices (increasing) of the completions
     /// `scratch.band3s` (in increasing order) of rows 1-6 of `grid` (bands
-    /// 1, 2 of class `b` and `class2` `>= b`, already checked) that make a
-    /// minlex grid. `grid`'s rows 7-9 are overwritten.
+    /// 1, 2 of class `b` and `class2` `>= b`, already checked; the stacks'
+    /// classes in `scratch.stacks`, the undecided automorphisms in
+    /// `scratch.maps`) that make a minlex grid. `grid`'s rows 7-9 are
+    /// overwritten.
     fn minlex_band3s(&self, b: usize, class2: usize, grid: &mut [u8; 81], scratch: &mut Scratch) {
         let Scratch {
+            stacks,
             maps,
             band3s,
             numbers,
             classes3,
             survivors,
-            missing,
-            stack_numbers,
             kept,
         } = scratch;
-        // Band 3's class: numbers first, then the lookups.
+        // The completions whose three stacks are not below `b` (every
+        // case's class is known: [`Self::stacks_admit`]), with their cases.
+        survivors.clear();
+        for (k, band3) in band3s.iter().enumerate() {
+            let cases = [0, 1, 2].map(|s| StackClasses::case(band3, s) as u8);
+            if (0..3).all(|s| stacks.classes[s][cases[s] as usize] as usize > b) {
+                survivors.push((k as u16, cases));
+            }
+        }
+        // Their band 3's class: numbers first, then the lookups (the
+        // table's cache misses overlap).
         numbers.clear();
-        numbers.extend(band3s.iter().map(|band3| self.index.number(band3)));
+        numbers.extend(
+            survivors
+                .iter()
+                .map(|&(k, _)| self.index.number(&band3s[k as usize])),
+        );
         classes3.clear();
         classes3.extend(numbers.iter().map(|&n| self.index.class_at(n) as u16));
-        // The survivors' stack cases; the classes of the cases not yet met
-        // computed together in the same way.
-        let mut stacks = StackClasses::new();
-        survivors.clear();
-        missing.clear();
-        for (k, band3) in band3s.iter().enumerate() {
-            if (classes3[k] as usize) < b {
+        kept.clear();
+        for (&(k, cases), &class3) in survivors.iter().zip(classes3.iter()) {
+            let class3 = class3 as usize;
+            if class3 < b {
                 continue;
             }
-            let mut cases = [0u8; 3];
-            for (s, case) in cases.iter_mut().enumerate() {
-                *case = StackClasses::case(band3, s) as u8;
-                let slot = &mut stacks.classes[s][*case as usize];
-                if *slot == 0 {
-                    *slot = u16::MAX;
-                    missing.push((s as u8, *case, k as u16));
-                }
-            }
-            survivors.push((k as u16, cases));
-        }
-        stack_numbers.clear();
-        stack_numbers.extend(missing.iter().map(|&(s, _, k)| {
-            let band3 = &band3s[k as usize];
-            let s = s as usize;
-            // Stack `s` transposed into a band: its cell `9 j + r` is
-            // the grid's cell (r, 3 s + j).
-            self.index.number_with(|i| {
-                let (j, r) = (i / 9, i % 9);
-                if r < 6 {
-                    grid[9 * r + 3 * s + j]
-                } else {
-                    band3[9 * (r - 6) + 3 * s + j]
-                }
-            })
-        }));
-        for (&(s, case, _), &n) in missing.iter().zip(stack_numbers.iter()) {
-            stacks.classes[s as usize][case as usize] = self.index.class_at(n) as u16 + 1;
-        }
-        kept.clear();
-        for &(k, cases) in survivors.iter() {
-            let class3 = classes3[k as usize] as usize;
             let mut ties = [(false, 0usize); 5];
             let mut n_ties = 0;
-            let mut below = false;
             for (s, &case) in cases.iter().enumerate() {
-                let class = stacks.classes[s][case as usize] as usize - 1;
-                if class < b {
-                    below = true;
-                    break;
-                }
-                if class == b {
+                if stacks.classes[s][case as usize] as usize - 1 == b {
                     ties[n_ties] = (true, s);
                     n_ties += 1;
                 }
-            }
-            if below {
-                continue;
             }
             for (t, class) in [(1, class2), (2, class3)] {
                 if class == b {
@@ -544,115 +526,6 @@ impl Walker {
             }
             kept.push(k);
         }
-    }
-
-    /// Into `maps`, the automorphisms of band `b` (but the identity) whose
-    /// images of `grid`'s candidates (rows 1-6 fixed, any band 3) rows 1-6
-    /// do not decide; false when one image beats every candidate. Which
-    /// mapped band comes first in an image is fixed by rows 1-6: the one
-    /// holding, in column `source[0]`, the digit `d` mapped to row 4's
-    /// first digit `m` (`m` is the smallest digit of rows 4-9 in column 1,
-    /// and `d` is not in band 1's column `source[0]`). When it is band 2,
-    /// the image's rows 4-6 are known: smaller than the candidates' (band
-    /// 2 has no minlex grid), larger (the map never beats) or equal (kept,
-    /// rows 7-9 to compare). When it is band 3, the image's row 4 is the
-    /// mapped row of band 3 holding `d` in column `source[0]`: kept unless
-    /// its second digit, one of band 3's in column `source[1]` but `d`, is
-    /// above row 4's whatever it is.
-    fn band2_maps(&self, b: usize, grid: &[u8; 81], maps: &mut Vec<KeptMap>) -> bool {
-        maps.clear();
-        let m = grid[27] as usize;
-        let mut band3_digits = [0x3feu16; 9];
-        for (cell, &d) in grid[..54].iter().enumerate() {
-            band3_digits[cell % 9] &= !(1u16 << d);
-        }
-        for (i, map) in self.row_maps[b].iter().enumerate() {
-            let c0 = map.source[0] as usize;
-            let d = map.inverse[m];
-            if band3_digits[c0] & 1 << d != 0 {
-                let mut second = band3_digits[map.source[1] as usize] & !(1u16 << d);
-                let mut low = u8::MAX;
-                while second != 0 {
-                    low = low.min(map.digits[second.trailing_zeros() as usize]);
-                    second &= second - 1;
-                }
-                if low <= grid[28] {
-                    maps.push(KeptMap {
-                        map: i as u16,
-                        column: c0 as u8,
-                        digit: d,
-                    });
-                }
-                continue;
-            }
-            // Band 2 first: its rows by increasing mapped first digit.
-            let first = |r: usize| map.digits[grid[9 * r + c0] as usize];
-            let mut rows = [3usize, 4, 5];
-            if first(rows[1]) < first(rows[0]) {
-                rows.swap(0, 1);
-            }
-            if first(rows[2]) < first(rows[1]) {
-                rows.swap(1, 2);
-                if first(rows[1]) < first(rows[0]) {
-                    rows.swap(0, 1);
-                }
-            }
-            let mut order = std::cmp::Ordering::Equal;
-            'rows: for (k, &r) in rows.iter().enumerate() {
-                for j in 0..9 {
-                    let e = map.digits[grid[9 * r + map.source[j] as usize] as usize];
-                    let c = grid[27 + 9 * k + j];
-                    if e != c {
-                        order = e.cmp(&c);
-                        break 'rows;
-                    }
-                }
-            }
-            match order {
-                std::cmp::Ordering::Less => return false,
-                std::cmp::Ordering::Greater => {}
-                std::cmp::Ordering::Equal => maps.push(KeptMap {
-                    map: i as u16,
-                    column: u8::MAX,
-                    digit: 0,
-                }),
-            }
-        }
-        true
-    }
-
-    /// Whether one of `maps` ([`Self::band2_maps`]) makes an image of
-    /// `grid` (a candidate) smaller than it.
-    #[inline]
-    fn maps_beat(&self, b: usize, maps: &[KeptMap], grid: &[u8; 81]) -> bool {
-        if maps.is_empty() {
-            return false;
-        }
-        // Band 3's row (0..3) holding digit d in column c.
-        let mut row_of = [[0u8; 10]; 9];
-        for r in 0..3 {
-            for c in 0..9 {
-                row_of[c][grid[54 + 9 * r + c] as usize] = r as u8;
-            }
-        }
-        let row_maps = &self.row_maps[b];
-        maps.iter().any(|kept| {
-            let map = &row_maps[kept.map as usize];
-            if kept.column != u8::MAX {
-                // Band 3 first: its row holding `digit` in `column` is the
-                // image's row 4.
-                let r = row_of[kept.column as usize][kept.digit as usize] as usize;
-                let row = &grid[54 + 9 * r..63 + 9 * r];
-                for j in 1..9 {
-                    let e = map.digits[row[map.source[j] as usize] as usize];
-                    let c = grid[27 + j];
-                    if e != c {
-                        return e < c;
-                    }
-                }
-            }
-            map.beats(grid, grid)
-        })
     }
 
     /// Every minlex grid with first band `b`, in increasing order.
@@ -724,33 +597,20 @@ fn row4_fill(
 /// thread so that a walk allocates nothing once warm.
 #[derive(Default)]
 struct Scratch {
+    /// The band 2's stack classes (boxed: the scratch is moved in and out
+    /// of its thread-local cell).
+    stacks: Box<StackClasses>,
     /// The automorphisms of band 1 that rows 1-6 leave undecided.
     maps: Vec<KeptMap>,
     /// The band-3 completions, in increasing order.
     band3s: Vec<Band>,
-    /// Their band indices' numbers and classes.
+    /// The completions whose stacks are not below band 1, with their
+    /// stack cases, and their band 3's numbers and classes.
+    survivors: Vec<(u16, [u8; 3])>,
     numbers: Vec<u32>,
     classes3: Vec<u16>,
-    /// The completions whose band 3 is not below band 1, with their stack
-    /// cases.
-    survivors: Vec<(u16, [u8; 3])>,
-    /// Stack cases first met: (stack, case, a completion with it), and
-    /// their numbers.
-    missing: Vec<(u8, u8, u16)>,
-    stack_numbers: Vec<u32>,
     /// The completions that make minlex grids, increasing.
     kept: Vec<u16>,
-}
-
-/// An automorphism of band 1 kept for a band 2's candidates
-/// ([`Walker::band2_maps`]): its index in the band's row maps, and when
-/// mapped band 3 comes first (`column` not `u8::MAX`), the column and
-/// digit that pick band 3's row mapped to the image's row 4.
-#[derive(Clone, Copy, Debug)]
-struct KeptMap {
-    map: u16,
-    column: u8,
-    digit: u8,
 }
 
 thread_local! {
@@ -774,6 +634,12 @@ pub struct Band2 {
 struct StackClasses {
     /// Per stack and case, the class + 1 (0: not yet computed).
     classes: [[u16; 216]; 3],
+}
+
+impl Default for StackClasses {
+    fn default() -> Self {
+        StackClasses::new()
+    }
 }
 
 impl StackClasses {

@@ -202,6 +202,44 @@ impl BandIndex {
         number as u32
     }
 
+    /// [`Self::number_with`] of the 36 bands that read `cell(i)` but in
+    /// the last box of rows 2 and 3 (cells 15-17 and 24-26), which hold
+    /// `row2`'s and `row3`'s digits in every order: `out[6 p + q]` with
+    /// cell `15 + k` holding `row2[PERMS3[p][k]]` and cell `24 + k`
+    /// `row3[PERMS3[q][k]]`. Those cells only move the orders of the last
+    /// stack in rows 2 and 3, the number's two last base-6 digits of its
+    /// two last base-216 ones: one number computed, the others derived.
+    #[inline]
+    pub fn numbers_of_last_box(
+        &self,
+        cell: impl Fn(usize) -> u8,
+        row2: [u8; 3],
+        row3: [u8; 3],
+        out: &mut [u32; 36],
+    ) {
+        let at = |row: &[u8; 3], p: usize, k: usize| row[PERMS3[p][k] as usize];
+        let base = self.number_with(|i| match i {
+            15..18 => at(&row2, 0, i - 15),
+            24..27 => at(&row3, 0, i - 24),
+            _ => cell(i),
+        });
+        let mut label = [0u8; 10];
+        for j in 0..9 {
+            label[cell(j) as usize] = j as u8;
+        }
+        let order = |row: &[u8; 3], p: usize| {
+            let l = |k: usize| label[at(row, p, k) as usize];
+            order3(l(0), l(1), l(2)) as u32
+        };
+        let base = base - 216 * order(&row2, 0) - order(&row3, 0);
+        for p in 0..6 {
+            let high = base + 216 * order(&row2, p);
+            for q in 0..6 {
+                out[6 * p + q] = high + order(&row3, q);
+            }
+        }
+    }
+
     /// The catalogue index of the bands with this [`Self::number`].
     #[inline]
     pub fn class_at(&self, number: u32) -> usize {
@@ -294,6 +332,34 @@ mod tests {
         }
         for (k, band) in catalogue.bands().iter().enumerate() {
             assert_eq!(index.class_of(band), k);
+        }
+    }
+
+    #[test]
+    fn numbers_of_the_last_box_orders_equal_the_plain_numbers() {
+        let catalogue = BandCatalogue::new();
+        let index = BandIndex::new(&catalogue);
+        let mut rng = fastrand::Rng::with_seed(36);
+        for _ in 0..200 {
+            let band = random_band(&mut rng);
+            let sorted = |at: usize| {
+                let mut row = [band[at], band[at + 1], band[at + 2]];
+                row.sort_unstable();
+                row
+            };
+            let (row2, row3) = (sorted(15), sorted(24));
+            let mut out = [0u32; 36];
+            index.numbers_of_last_box(|i| band[i], row2, row3, &mut out);
+            for p in 0..6 {
+                for q in 0..6 {
+                    let mut other = band;
+                    for k in 0..3 {
+                        other[15 + k] = row2[PERMS3[p][k] as usize];
+                        other[24 + k] = row3[PERMS3[q][k] as usize];
+                    }
+                    assert_eq!(out[6 * p + q], index.number(&other));
+                }
+            }
         }
     }
 }
