@@ -712,6 +712,14 @@ impl Rows56<'_> {
             }
             return self.band2();
         }
+        if cell == 45 {
+            // Rows 4-5 fix band 2's class up to row 6's orders: every row 6
+            // refused at once when none reaches `b`.
+            let grid = &self.grid;
+            if self.walker.index.max_class_under(|i| grid[27 + i]) < self.b {
+                return;
+            }
+        }
         let (r, col) = ((cell - 36) / 9, cell % 9);
         let mut free = 0x3fe & !(self.rows[r] | self.boxes[col / 3] | self.columns[col]);
         if col == 0 {

@@ -35,6 +35,9 @@ pub struct BandIndex {
     /// The catalogue index alone, per number: half the table's size, for
     /// [`Self::class_of`], which runs for every band of every grid walked.
     classes: Vec<u16>,
+    /// Per block of 216 numbers (the bands that share rows 1-2), their
+    /// largest class: [`Self::max_class_under`].
+    block_max: Vec<u16>,
     column_orders: Vec<[u8; 9]>,
     /// `pattern_of[subset0 * 84 + subset1]`: the pattern number of row 1's
     /// box-0 and box-1 digit sets (ranks among the 84 three-digit subsets),
@@ -82,6 +85,7 @@ impl BandIndex {
         let mut index = BandIndex {
             table: vec![EMPTY; NORMALISED],
             classes: Vec::new(),
+            block_max: Vec::new(),
             column_orders: column_orders(),
             pattern_of,
             subset_rank,
@@ -123,6 +127,11 @@ impl BandIndex {
             .table
             .iter()
             .map(|&entry| (entry & ((1 << INDEX_BITS) - 1)) as u16)
+            .collect();
+        index.block_max = index
+            .classes
+            .chunks(216)
+            .map(|block| block.iter().copied().max().unwrap_or(0))
             .collect();
         index
     }
@@ -238,6 +247,28 @@ impl BandIndex {
                 out[6 * p + q] = high + order(&row3, q);
             }
         }
+    }
+
+    /// The largest class of the valid bands whose rows 1 and 2 read
+    /// `cell(i)` (cells 0-17): their numbers differ in row 3's orders
+    /// alone, the last base-216 digit, so they fill one block of 216.
+    #[inline]
+    pub fn max_class_under(&self, cell: impl Fn(usize) -> u8) -> usize {
+        let mut label = [0u8; 10];
+        for j in 0..9 {
+            label[cell(j) as usize] = j as u8;
+        }
+        let l = |i: usize| label[cell(i) as usize];
+        let mask = |base: usize| (1usize << l(base)) | (1 << l(base + 1)) | (1 << l(base + 2));
+        let pattern = self.pattern_of
+            [self.subset_rank[mask(9)] as usize * 84 + self.subset_rank[mask(12)] as usize];
+        debug_assert!(pattern != u8::MAX, "not two rows of a band");
+        let mut orders = 0;
+        for stack in 0..3 {
+            let base = 9 + 3 * stack;
+            orders = orders * 6 + order3(l(base), l(base + 1), l(base + 2));
+        }
+        self.block_max[pattern as usize * 216 + orders] as usize
     }
 
     /// The catalogue index of the bands with this [`Self::number`].
@@ -360,6 +391,29 @@ mod tests {
                     assert_eq!(out[6 * p + q], index.number(&other));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_largest_class_under_two_rows_bounds_every_third_row() {
+        let catalogue = BandCatalogue::new();
+        let index = BandIndex::new(&catalogue);
+        let mut rng = fastrand::Rng::with_seed(216);
+        for _ in 0..200 {
+            let band = random_band(&mut rng);
+            let max = index.max_class_under(|i| band[i]);
+            let mut seen = 0;
+            for p in 0..216 {
+                let mut other = band;
+                for box_ in 0..3 {
+                    let perm = PERMS3[[p / 36, p / 6 % 6, p % 6][box_]];
+                    for k in 0..3 {
+                        other[18 + 3 * box_ + k] = band[18 + 3 * box_ + perm[k] as usize];
+                    }
+                }
+                seen = seen.max(index.class_of(&other));
+            }
+            assert_eq!(max, seen);
         }
     }
 }
