@@ -40,7 +40,8 @@
 //! one: [`BandIndex::numbers_of_last_box`]), the band 2 refused when a
 //! stack has no case of class `b` or more ([`Walker::stacks_admit`]).
 //! Then its band-3 completions are listed ([`band3s_under`], about 34 a
-//! band 2 on the mean), those with a stack below `B` dropped, the dense
+//! band 2 on the mean; a row that no admitted stack case holds is not
+//! followed), those with a stack below `B` dropped, the dense
 //! numbers of the others' bands 3 computed and after them the table
 //! lookups (so the lookups' cache misses overlap instead of following one
 //! another), and last the kept automorphisms and the tie tests. The
@@ -439,7 +440,7 @@ impl Walker {
         scratch.kept.clear();
         if self.band2_maps(b, &grid, &mut scratch.maps) && self.stacks_admit(b, &grid, &mut scratch)
         {
-            band3s_under(&bands12, &mut scratch.band3s);
+            band3s_under(&bands12, &scratch.allowed, &mut scratch.band3s);
             self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
         }
         if reverse {
@@ -472,15 +473,20 @@ impl Walker {
             classes3,
             survivors,
             kept,
+            ..
         } = scratch;
         // The completions whose three stacks are not below `b` (every
         // case's class is known: [`Self::stacks_admit`]), with their cases.
         survivors.clear();
-        for (k, band3) in band3s.iter().enumerate() {
-            let cases = [0, 1, 2].map(|s| StackClasses::case(band3, s) as u8);
-            if (0..3).all(|s| stacks.classes[s][cases[s] as usize] as usize > b) {
-                survivors.push((k as u16, cases));
+        'band3: for (k, band3) in band3s.iter().enumerate() {
+            let mut cases = [0u8; 3];
+            for (s, case) in cases.iter_mut().enumerate() {
+                *case = StackClasses::case(band3, s) as u8;
+                if stacks.classes[s][*case as usize] as usize <= b {
+                    continue 'band3;
+                }
             }
+            survivors.push((k as u16, cases));
         }
         // Their band 3's class: numbers first, then the lookups (the
         // table's cache misses overlap).
@@ -600,6 +606,9 @@ struct Scratch {
     /// The band 2's stack classes (boxed: the scratch is moved in and out
     /// of its thread-local cell).
     stacks: Box<StackClasses>,
+    /// Per stack, the rows (ranks of their digits in the three columns'
+    /// free digits) of its admitted cases: [`band3s_under`]'s filter.
+    allowed: [u32; 3],
     /// The automorphisms of band 1 that rows 1-6 leave undecided.
     maps: Vec<KeptMap>,
     /// The band-3 completions, in increasing order.

@@ -4,6 +4,7 @@
 //! can still be of class `b` or more.
 
 use super::{Scratch, Walker};
+use crate::grid::PERMS3;
 
 /// An automorphism of band 1 kept for a band 2's candidates
 /// ([`Walker::band2_maps`]): its index in the band's row maps, and when
@@ -130,7 +131,9 @@ impl Walker {
     /// of `grid`'s candidates (rows 1-6 fixed); false as soon as a stack
     /// has no case of class `b` or more (then no candidate is minlex).
     pub(super) fn stacks_admit(&self, b: usize, grid: &[u8; 81], scratch: &mut Scratch) -> bool {
-        let stacks = &mut scratch.stacks;
+        let Scratch {
+            stacks, allowed, ..
+        } = scratch;
         for s in 0..3 {
             // Each column's digits in rows 7-9, increasing.
             let mut sets = [[0u8; 3]; 3];
@@ -163,13 +166,20 @@ impl Walker {
                 sets[2],
                 &mut numbers,
             );
-            let mut any = false;
+            allowed[s] = 0;
             for (case, &n) in numbers.iter().enumerate() {
                 let class = self.index.class_at(n);
-                any |= class >= b;
                 stacks.classes[s][case] = class as u16 + 1;
+                if class >= b {
+                    // Row i holds the first column's i-th digit and the
+                    // others' in the case's orders.
+                    let (o1, o2) = (PERMS3[case / 6], PERMS3[case % 6]);
+                    for i in 0..3 {
+                        allowed[s] |= 1 << (9 * i + 3 * o1[i] as usize + o2[i] as usize);
+                    }
+                }
             }
-            if !any {
+            if allowed[s] == 0 {
                 return false;
             }
         }
