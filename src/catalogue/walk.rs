@@ -27,28 +27,39 @@
 //! differs. Nothing is assumed beyond these two facts, which the
 //! tests check against `canon` on every grid visited.
 //!
-//! A band 2 is walked in batches ([`Walker::walk_band2`]): its band-3
-//! completions listed first ([`band3s_under`], about 34 a band 2 on the
-//! mean), then the dense numbers of all their bands 3 and after them the
-//! table lookups (so the lookups' cache misses overlap instead of
-//! following one another), then, for the completions whose band 3 is not
-//! below `B`, the stacks' classes, one per stack *case* (the orders of
-//! the columns' digits in rows 7-9, up to a permutation of rows 7-9, which
-//! moves columns inside one stack of the transposed band and so keeps its
-//! class: 36 cases a stack), computed in the same way, and last the
-//! automorphism and tie tests. The candidate-by-candidate walk it
-//! replaced is kept for the tests (`reference.rs`: the same grids in both
-//! directions, and `band2_walks` times the two: `walk/tests.rs`).
+//! A band 2 is walked in batches ([`Walker::walk_band2`]). First what
+//! rows 1-6 decide alone: band 1's automorphisms sorted out
+//! ([`Walker::band2_maps`]: which mapped band comes first in an image is
+//! fixed by rows 1-6, and when it is band 2 the image's rows 4-6 are
+//! known, so the map either beats every candidate, none, or is kept; when
+//! it is band 3 the map is kept unless its image's row 4 is too large at
+//! its second digit), and the three stacks' classes, one per stack *case*
+//! (the orders of the columns' digits in rows 7-9, up to a permutation of
+//! rows 7-9, which moves columns inside one stack of the transposed band
+//! and so keeps its class: 36 cases a stack, their numbers derived from
+//! one: [`BandIndex::numbers_of_last_box`]), the band 2 refused when a
+//! stack has no case of class `b` or more ([`Walker::stacks_admit`]).
+//! Then its band-3 completions are listed ([`band3s_under`], about 34 a
+//! band 2 on the mean; a row that no admitted stack case holds is not
+//! followed), those with a stack below `B` dropped, the dense
+//! numbers of the others' bands 3 computed and after them the table
+//! lookups (so the lookups' cache misses overlap instead of following one
+//! another), and last the kept automorphisms and the tie tests. The
+//! candidate-by-candidate walk it replaced is kept for the tests
+//! (`reference.rs`: the same grids in both directions, and `band2_walks`
+//! times the two: `walk/tests.rs`).
 
 use crate::band::{Band, BandCatalogue};
 use crate::ed::BandIndex;
 
+mod band2;
 mod band3s;
 #[cfg(test)]
 mod reference;
 #[cfg(test)]
 mod tests;
 
+use band2::KeptMap;
 pub(crate) use band3s::band3s_under;
 
 /// The fixed part of the walk: the band catalogue, the fast band index and
@@ -67,12 +78,15 @@ pub struct Walker {
 struct RowMap {
     source: [u8; 9],
     digits: [u8; 10],
+    /// The inverse of `digits`.
+    inverse: [u8; 10],
 }
 
 impl RowMap {
     const IDENTITY: RowMap = RowMap {
         source: [0, 1, 2, 3, 4, 5, 6, 7, 8],
         digits: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+        inverse: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
     };
 
     /// Whether the image of `grid` (rows 1-3 a band that this automorphism
@@ -140,9 +154,14 @@ impl Walker {
                         for c in 0..9 {
                             source[a.cells[c] as usize % 9] = c as u8;
                         }
+                        let mut inverse = [0u8; 10];
+                        for (d, &e) in a.digits.iter().enumerate() {
+                            inverse[e as usize] = d as u8;
+                        }
                         RowMap {
                             source,
                             digits: a.digits,
+                            inverse,
                         }
                     })
                     .collect()
@@ -418,8 +437,12 @@ impl Walker {
         // thread's scratch while in use, so a nested walk gets its own).
         let mut scratch = SCRATCH.with(|cell| cell.take());
         scratch.band3s.clear();
-        band3s_under(&bands12, &mut scratch.band3s);
-        self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
+        scratch.kept.clear();
+        if self.band2_maps(b, &grid, &mut scratch.maps) && self.stacks_admit(b, &grid, &mut scratch)
+        {
+            band3s_under(&bands12, &scratch.allowed, &mut scratch.band3s);
+            self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
+        }
         if reverse {
             scratch.kept.reverse();
         }
@@ -437,80 +460,57 @@ impl Walker {
 
     /// Into `scratch.kept`, the indices (increasing) of the completions
     /// `scratch.band3s` (in increasing order) of rows 1-6 of `grid` (bands
-    /// 1, 2 of class `b` and `class2` `>= b`, already checked) that make a
-    /// minlex grid. `grid`'s rows 7-9 are overwritten.
+    /// 1, 2 of class `b` and `class2` `>= b`, already checked; the stacks'
+    /// classes in `scratch.stacks`, the undecided automorphisms in
+    /// `scratch.maps`) that make a minlex grid. `grid`'s rows 7-9 are
+    /// overwritten.
     fn minlex_band3s(&self, b: usize, class2: usize, grid: &mut [u8; 81], scratch: &mut Scratch) {
         let Scratch {
+            stacks,
+            maps,
             band3s,
             numbers,
             classes3,
             survivors,
-            missing,
-            stack_numbers,
             kept,
+            ..
         } = scratch;
-        // Band 3's class: numbers first, then the lookups.
-        numbers.clear();
-        numbers.extend(band3s.iter().map(|band3| self.index.number(band3)));
-        classes3.clear();
-        classes3.extend(numbers.iter().map(|&n| self.index.class_at(n) as u16));
-        // The survivors' stack cases; the classes of the cases not yet met
-        // computed together in the same way.
-        let mut stacks = StackClasses::new();
+        // The completions whose three stacks are not below `b` (every
+        // case's class is known: [`Self::stacks_admit`]), with their cases.
         survivors.clear();
-        missing.clear();
-        for (k, band3) in band3s.iter().enumerate() {
-            if (classes3[k] as usize) < b {
-                continue;
-            }
+        'band3: for (k, band3) in band3s.iter().enumerate() {
             let mut cases = [0u8; 3];
             for (s, case) in cases.iter_mut().enumerate() {
                 *case = StackClasses::case(band3, s) as u8;
-                let slot = &mut stacks.classes[s][*case as usize];
-                if *slot == 0 {
-                    *slot = u16::MAX;
-                    missing.push((s as u8, *case, k as u16));
+                if stacks.classes[s][*case as usize] as usize <= b {
+                    continue 'band3;
                 }
             }
             survivors.push((k as u16, cases));
         }
-        stack_numbers.clear();
-        stack_numbers.extend(missing.iter().map(|&(s, _, k)| {
-            let band3 = &band3s[k as usize];
-            let s = s as usize;
-            // Stack `s` transposed into a band: its cell `9 j + r` is
-            // the grid's cell (r, 3 s + j).
-            self.index.number_with(|i| {
-                let (j, r) = (i / 9, i % 9);
-                if r < 6 {
-                    grid[9 * r + 3 * s + j]
-                } else {
-                    band3[9 * (r - 6) + 3 * s + j]
-                }
-            })
-        }));
-        for (&(s, case, _), &n) in missing.iter().zip(stack_numbers.iter()) {
-            stacks.classes[s as usize][case as usize] = self.index.class_at(n) as u16 + 1;
-        }
+        // Their band 3's class: numbers first, then the lookups (the
+        // table's cache misses overlap).
+        numbers.clear();
+        numbers.extend(
+            survivors
+                .iter()
+                .map(|&(k, _)| self.index.number(&band3s[k as usize])),
+        );
+        classes3.clear();
+        classes3.extend(numbers.iter().map(|&n| self.index.class_at(n) as u16));
         kept.clear();
-        for &(k, cases) in survivors.iter() {
-            let class3 = classes3[k as usize] as usize;
+        for (&(k, cases), &class3) in survivors.iter().zip(classes3.iter()) {
+            let class3 = class3 as usize;
+            if class3 < b {
+                continue;
+            }
             let mut ties = [(false, 0usize); 5];
             let mut n_ties = 0;
-            let mut below = false;
             for (s, &case) in cases.iter().enumerate() {
-                let class = stacks.classes[s][case as usize] as usize - 1;
-                if class < b {
-                    below = true;
-                    break;
-                }
-                if class == b {
+                if stacks.classes[s][case as usize] as usize - 1 == b {
                     ties[n_ties] = (true, s);
                     n_ties += 1;
                 }
-            }
-            if below {
-                continue;
             }
             for (t, class) in [(1, class2), (2, class3)] {
                 if class == b {
@@ -519,8 +519,9 @@ impl Walker {
                 }
             }
             grid[54..].copy_from_slice(&band3s[k as usize]);
-            // Band 1's own images: one per automorphism of B.
-            if self.row_maps[b].iter().any(|map| map.beats(grid, grid)) {
+            // Band 1's own images: one per automorphism of B, those that
+            // rows 1-6 leave undecided.
+            if self.maps_beat(b, maps, grid) {
                 continue;
             }
             if ties[..n_ties]
@@ -602,18 +603,21 @@ fn row4_fill(
 /// thread so that a walk allocates nothing once warm.
 #[derive(Default)]
 struct Scratch {
+    /// The band 2's stack classes (boxed: the scratch is moved in and out
+    /// of its thread-local cell).
+    stacks: Box<StackClasses>,
+    /// Per stack, the rows (ranks of their digits in the three columns'
+    /// free digits) of its admitted cases: [`band3s_under`]'s filter.
+    allowed: [u32; 3],
+    /// The automorphisms of band 1 that rows 1-6 leave undecided.
+    maps: Vec<KeptMap>,
     /// The band-3 completions, in increasing order.
     band3s: Vec<Band>,
-    /// Their band indices' numbers and classes.
+    /// The completions whose stacks are not below band 1, with their
+    /// stack cases, and their band 3's numbers and classes.
+    survivors: Vec<(u16, [u8; 3])>,
     numbers: Vec<u32>,
     classes3: Vec<u16>,
-    /// The completions whose band 3 is not below band 1, with their stack
-    /// cases.
-    survivors: Vec<(u16, [u8; 3])>,
-    /// Stack cases first met: (stack, case, a completion with it), and
-    /// their numbers.
-    missing: Vec<(u8, u8, u16)>,
-    stack_numbers: Vec<u32>,
     /// The completions that make minlex grids, increasing.
     kept: Vec<u16>,
 }
@@ -639,6 +643,12 @@ pub struct Band2 {
 struct StackClasses {
     /// Per stack and case, the class + 1 (0: not yet computed).
     classes: [[u16; 216]; 3],
+}
+
+impl Default for StackClasses {
+    fn default() -> Self {
+        StackClasses::new()
+    }
 }
 
 impl StackClasses {
@@ -710,6 +720,14 @@ impl Rows56<'_> {
                 return;
             }
             return self.band2();
+        }
+        if cell == 45 {
+            // Rows 4-5 fix band 2's class up to row 6's orders: every row 6
+            // refused at once when none reaches `b`.
+            let grid = &self.grid;
+            if self.walker.index.max_class_under(|i| grid[27 + i]) < self.b {
+                return;
+            }
         }
         let (r, col) = ((cell - 36) / 9, cell % 9);
         let mut free = 0x3fe & !(self.rows[r] | self.boxes[col / 3] | self.columns[col]);

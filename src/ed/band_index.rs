@@ -35,6 +35,9 @@ pub struct BandIndex {
     /// The catalogue index alone, per number: half the table's size, for
     /// [`Self::class_of`], which runs for every band of every grid walked.
     classes: Vec<u16>,
+    /// Per block of 216 numbers (the bands that share rows 1-2), their
+    /// largest class: [`Self::max_class_under`].
+    block_max: Vec<u16>,
     column_orders: Vec<[u8; 9]>,
     /// `pattern_of[subset0 * 84 + subset1]`: the pattern number of row 1's
     /// box-0 and box-1 digit sets (ranks among the 84 three-digit subsets),
@@ -82,6 +85,7 @@ impl BandIndex {
         let mut index = BandIndex {
             table: vec![EMPTY; NORMALISED],
             classes: Vec::new(),
+            block_max: Vec::new(),
             column_orders: column_orders(),
             pattern_of,
             subset_rank,
@@ -123,6 +127,11 @@ impl BandIndex {
             .table
             .iter()
             .map(|&entry| (entry & ((1 << INDEX_BITS) - 1)) as u16)
+            .collect();
+        index.block_max = index
+            .classes
+            .chunks(216)
+            .map(|block| block.iter().copied().max().unwrap_or(0))
             .collect();
         index
     }
@@ -200,6 +209,66 @@ impl BandIndex {
             number = number * 216 + orders;
         }
         number as u32
+    }
+
+    /// [`Self::number_with`] of the 36 bands that read `cell(i)` but in
+    /// the last box of rows 2 and 3 (cells 15-17 and 24-26), which hold
+    /// `row2`'s and `row3`'s digits in every order: `out[6 p + q]` with
+    /// cell `15 + k` holding `row2[PERMS3[p][k]]` and cell `24 + k`
+    /// `row3[PERMS3[q][k]]`. Those cells only move the orders of the last
+    /// stack in rows 2 and 3, the number's two last base-6 digits of its
+    /// two last base-216 ones: one number computed, the others derived.
+    #[inline]
+    pub fn numbers_of_last_box(
+        &self,
+        cell: impl Fn(usize) -> u8,
+        row2: [u8; 3],
+        row3: [u8; 3],
+        out: &mut [u32; 36],
+    ) {
+        let at = |row: &[u8; 3], p: usize, k: usize| row[PERMS3[p][k] as usize];
+        let base = self.number_with(|i| match i {
+            15..18 => at(&row2, 0, i - 15),
+            24..27 => at(&row3, 0, i - 24),
+            _ => cell(i),
+        });
+        let mut label = [0u8; 10];
+        for j in 0..9 {
+            label[cell(j) as usize] = j as u8;
+        }
+        let order = |row: &[u8; 3], p: usize| {
+            let l = |k: usize| label[at(row, p, k) as usize];
+            order3(l(0), l(1), l(2)) as u32
+        };
+        let base = base - 216 * order(&row2, 0) - order(&row3, 0);
+        for p in 0..6 {
+            let high = base + 216 * order(&row2, p);
+            for q in 0..6 {
+                out[6 * p + q] = high + order(&row3, q);
+            }
+        }
+    }
+
+    /// The largest class of the valid bands whose rows 1 and 2 read
+    /// `cell(i)` (cells 0-17): their numbers differ in row 3's orders
+    /// alone, the last base-216 digit, so they fill one block of 216.
+    #[inline]
+    pub fn max_class_under(&self, cell: impl Fn(usize) -> u8) -> usize {
+        let mut label = [0u8; 10];
+        for j in 0..9 {
+            label[cell(j) as usize] = j as u8;
+        }
+        let l = |i: usize| label[cell(i) as usize];
+        let mask = |base: usize| (1usize << l(base)) | (1 << l(base + 1)) | (1 << l(base + 2));
+        let pattern = self.pattern_of
+            [self.subset_rank[mask(9)] as usize * 84 + self.subset_rank[mask(12)] as usize];
+        debug_assert!(pattern != u8::MAX, "not two rows of a band");
+        let mut orders = 0;
+        for stack in 0..3 {
+            let base = 9 + 3 * stack;
+            orders = orders * 6 + order3(l(base), l(base + 1), l(base + 2));
+        }
+        self.block_max[pattern as usize * 216 + orders] as usize
     }
 
     /// The catalogue index of the bands with this [`Self::number`].
@@ -294,6 +363,57 @@ mod tests {
         }
         for (k, band) in catalogue.bands().iter().enumerate() {
             assert_eq!(index.class_of(band), k);
+        }
+    }
+
+    #[test]
+    fn numbers_of_the_last_box_orders_equal_the_plain_numbers() {
+        let catalogue = BandCatalogue::new();
+        let index = BandIndex::new(&catalogue);
+        let mut rng = fastrand::Rng::with_seed(36);
+        for _ in 0..200 {
+            let band = random_band(&mut rng);
+            let sorted = |at: usize| {
+                let mut row = [band[at], band[at + 1], band[at + 2]];
+                row.sort_unstable();
+                row
+            };
+            let (row2, row3) = (sorted(15), sorted(24));
+            let mut out = [0u32; 36];
+            index.numbers_of_last_box(|i| band[i], row2, row3, &mut out);
+            for p in 0..6 {
+                for q in 0..6 {
+                    let mut other = band;
+                    for k in 0..3 {
+                        other[15 + k] = row2[PERMS3[p][k] as usize];
+                        other[24 + k] = row3[PERMS3[q][k] as usize];
+                    }
+                    assert_eq!(out[6 * p + q], index.number(&other));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_class_under_two_rows_bounds_every_third_row() {
+        let catalogue = BandCatalogue::new();
+        let index = BandIndex::new(&catalogue);
+        let mut rng = fastrand::Rng::with_seed(216);
+        for _ in 0..200 {
+            let band = random_band(&mut rng);
+            let max = index.max_class_under(|i| band[i]);
+            let mut seen = 0;
+            for p in 0..216 {
+                let mut other = band;
+                for box_ in 0..3 {
+                    let perm = PERMS3[[p / 36, p / 6 % 6, p % 6][box_]];
+                    for k in 0..3 {
+                        other[18 + 3 * box_ + k] = band[18 + 3 * box_ + perm[k] as usize];
+                    }
+                }
+                seen = seen.max(index.class_of(&other));
+            }
+            assert_eq!(max, seen);
         }
     }
 }

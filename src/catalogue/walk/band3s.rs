@@ -5,20 +5,39 @@ use crate::band::Band;
 
 /// Every band 3 under bands 1-2 (`bands12`) in normal order, in
 /// increasing order, appended to `out`: the same as [`for_each_band3`],
-/// with rows as digit masks and no closure per row.
-pub(crate) fn band3s_under(bands12: &[u8; 54], out: &mut Vec<Band>) {
+/// with rows as digit masks and no closure per row. Only the bands 3
+/// whose every row fits `allowed`, per stack, bit `9 i + 3 j + k` set
+/// when the row may hold its three columns' `i`-th, `j`-th and `k`-th
+/// smallest free digits (all ones: every band 3).
+pub(crate) fn band3s_under(bands12: &[u8; 54], allowed: &[u32; 3], out: &mut Vec<Band>) {
     let mut columns = [0x3feu16; 9];
     for (cell, &d) in bands12.iter().enumerate() {
         columns[cell % 9] &= !(1u16 << d);
     }
+    let fits = |row: &[u16; 9]| {
+        (0..3).all(|s| {
+            let rank = |j: usize| (columns[3 * s + j] & (row[3 * s + j] - 1)).count_ones();
+            allowed[s] >> (9 * rank(0) + 3 * rank(1) + rank(2)) & 1 != 0
+        })
+    };
     // Normal order: row 7 opens with column 1's smallest digit, row 8 with
     // its middle one.
     rows_of(&columns, |row7| {
+        if !fits(row7) {
+            return;
+        }
         let mut rest = columns;
         for c in 0..9 {
             rest[c] &= !row7[c];
         }
         rows_of(&rest, |row8| {
+            let mut row9 = [0u16; 9];
+            for c in 0..9 {
+                row9[c] = rest[c] & !row8[c];
+            }
+            if !fits(row8) || !fits(&row9) {
+                return;
+            }
             let mut band = [0u8; 27];
             for c in 0..9 {
                 band[c] = row7[c].trailing_zeros() as u8;
