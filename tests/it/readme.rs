@@ -321,7 +321,7 @@ fn the_docs_figures_agree_with_the_plans() {
     let (units17, years17) = plan(&[]);
     let years17 = format!("{years17:.1}");
     assert!(
-        readme.contains(&format!("(about {years17} core-years)")),
+        readme.contains(&format!("(about {years17} ± ")),
         "README: {years17}"
     );
     assert!(
@@ -342,7 +342,7 @@ fn the_docs_figures_agree_with_the_plans() {
     let said = format!("{} units, about {years} core-years", thousands(units));
     assert!(readme.contains(&said), "README: {said}");
     assert!(
-        readme.contains(&format!("(about {years} core-years,")),
+        readme.contains(&format!("(about {years} ± ")),
         "README's table: {years}"
     );
     assert!(commands.contains(&format!("{} units, {years} core-years", thousands(units))));
@@ -358,7 +358,7 @@ fn the_docs_figures_agree_with_the_plans() {
     let (units, years) = plan(&["--clues", "18"]);
     let years = format!("{years:.0}");
     assert!(
-        readme.contains(&format!("(about {years} core-years,")),
+        readme.contains(&format!("(about {years} ± ")),
         "README's table: {years}"
     );
     assert!(commands.contains(&format!("{} units, {years} core-years", thousands(units))));
