@@ -7,7 +7,7 @@
 //! in increasing order: row 4 over every permutation that fits under `B`
 //! (its first digit the smallest that column 1 still lacks, since band 2
 //! opens below band 3), then rows 5 and 6 cell by cell, then band 3 by
-//! [`for_each_band3`] (already in increasing order). The visits are so in
+//! `band3s_under` (already in increasing order). The visits are so in
 //! increasing order as 81-digit strings.
 //!
 //! A candidate is minlex exactly when no image of it is smaller. Its first
@@ -29,7 +29,7 @@
 //!
 //! A band 2 is walked in batches ([`Walker::walk_band2`]). First what
 //! rows 1-6 decide alone: band 1's automorphisms sorted out
-//! ([`Walker::band2_maps`]: which mapped band comes first in an image is
+//! (`Walker::band2_maps`: which mapped band comes first in an image is
 //! fixed by rows 1-6, and when it is band 2 the image's rows 4-6 are
 //! known, so the map either beats every candidate, none, or is kept; when
 //! it is band 3 the map is kept unless its image's row 4 is too large at
@@ -38,8 +38,8 @@
 //! rows 7-9, which moves columns inside one stack of the transposed band
 //! and so keeps its class: 36 cases a stack, their numbers derived from
 //! one: [`BandIndex::numbers_of_last_box`]), the band 2 refused when a
-//! stack has no case of class `b` or more ([`Walker::stacks_admit`]).
-//! Then its band-3 completions are listed ([`band3s_under`], about 34 a
+//! stack has no case of class `b` or more (`Walker::stacks_admit`).
+//! Then its band-3 completions are listed (`band3s_under`, about 34 a
 //! band 2 on the mean; a row that no admitted stack case holds is not
 //! followed), those with a stack below `B` dropped, the dense
 //! numbers of the others' bands 3 computed and after them the table

@@ -211,7 +211,7 @@ impl SlicePredictions {
 }
 
 /// Re-plans what is left of the campaign `plan` in `dir` (`s17 campaign
-/// plan --replan`): every unit that has started ([`started_units`]) is
+/// plan --replan`): every unit that has started (`started_units`) is
 /// kept as it is (its number, entries and estimate, so its files and
 /// parts stay valid); the entries of the units not started are cut again
 /// into units of about `unit_hours`, by `costs` corrected per slice by
