@@ -190,6 +190,17 @@ impl BandIndex {
     /// read: `label[d]` is the 0-based column of `d` in row 1.
     #[inline(always)]
     pub fn number_with(&self, cell: impl Fn(usize) -> u8) -> u32 {
+        let (label, rows12) = self.rows12(&cell);
+        (rows12 * 216 + row_orders(&label, &cell, 2)) as u32
+    }
+
+    /// What rows 1 and 2 of the band whose cell `i` is `cell(i)` decide:
+    /// the relabelling (`label[d]`, the 0-based column of `d` in row 1)
+    /// and the number's leading part, `pattern · 216 + orders of row 2`
+    /// (the bands sharing rows 1 and 2 fill the block of 216 numbers
+    /// after `216 ×` it).
+    #[inline(always)]
+    fn rows12(&self, cell: &impl Fn(usize) -> u8) -> ([u8; 10], usize) {
         let mut label = [0u8; 10];
         for j in 0..9 {
             label[cell(j) as usize] = j as u8;
@@ -198,17 +209,8 @@ impl BandIndex {
         let mask = |base: usize| (1usize << l(base)) | (1 << l(base + 1)) | (1 << l(base + 2));
         let pattern = self.pattern_of
             [self.subset_rank[mask(9)] as usize * 84 + self.subset_rank[mask(12)] as usize];
-        debug_assert!(pattern != u8::MAX, "not a valid band");
-        let mut number = pattern as usize;
-        for row in 1..3 {
-            let mut orders = 0;
-            for stack in 0..3 {
-                let base = 9 * row + 3 * stack;
-                orders = orders * 6 + order3(l(base), l(base + 1), l(base + 2));
-            }
-            number = number * 216 + orders;
-        }
-        number as u32
+        debug_assert!(pattern != u8::MAX, "not two rows of a band");
+        (label, pattern as usize * 216 + row_orders(&label, cell, 1))
     }
 
     /// [`Self::number_with`] of the 36 bands that read `cell(i)` but in
@@ -227,15 +229,13 @@ impl BandIndex {
         out: &mut [u32; 36],
     ) {
         let at = |row: &[u8; 3], p: usize, k: usize| row[PERMS3[p][k] as usize];
-        let base = self.number_with(|i| match i {
+        let first = |i: usize| match i {
             15..18 => at(&row2, 0, i - 15),
             24..27 => at(&row3, 0, i - 24),
             _ => cell(i),
-        });
-        let mut label = [0u8; 10];
-        for j in 0..9 {
-            label[cell(j) as usize] = j as u8;
-        }
+        };
+        let (label, rows12) = self.rows12(&first);
+        let base = (rows12 * 216 + row_orders(&label, &first, 2)) as u32;
         let order = |row: &[u8; 3], p: usize| {
             let l = |k: usize| label[at(row, p, k) as usize];
             order3(l(0), l(1), l(2)) as u32
@@ -254,21 +254,7 @@ impl BandIndex {
     /// alone, the last base-216 digit, so they fill one block of 216.
     #[inline]
     pub fn max_class_under(&self, cell: impl Fn(usize) -> u8) -> usize {
-        let mut label = [0u8; 10];
-        for j in 0..9 {
-            label[cell(j) as usize] = j as u8;
-        }
-        let l = |i: usize| label[cell(i) as usize];
-        let mask = |base: usize| (1usize << l(base)) | (1 << l(base + 1)) | (1 << l(base + 2));
-        let pattern = self.pattern_of
-            [self.subset_rank[mask(9)] as usize * 84 + self.subset_rank[mask(12)] as usize];
-        debug_assert!(pattern != u8::MAX, "not two rows of a band");
-        let mut orders = 0;
-        for stack in 0..3 {
-            let base = 9 + 3 * stack;
-            orders = orders * 6 + order3(l(base), l(base + 1), l(base + 2));
-        }
-        self.block_max[pattern as usize * 216 + orders] as usize
+        self.block_max[self.rows12(&cell).1] as usize
     }
 
     /// The catalogue index of the bands with this [`Self::number`].
@@ -315,6 +301,20 @@ impl BandIndex {
             digits,
         }
     }
+}
+
+/// The orders (0..6) of the relabelled digits inside each box of row
+/// `row` (0-based) of the band whose cell `i` is `cell(i)`, as three
+/// base-6 digits.
+#[inline(always)]
+fn row_orders(label: &[u8; 10], cell: &impl Fn(usize) -> u8, row: usize) -> usize {
+    let l = |i: usize| label[cell(i) as usize];
+    let mut orders = 0;
+    for stack in 0..3 {
+        let base = 9 * row + 3 * stack;
+        orders = orders * 6 + order3(l(base), l(base + 1), l(base + 2));
+    }
+    orders
 }
 
 /// The order (0..6) of three distinct digits: 2 · (rank of the first) +
