@@ -44,6 +44,7 @@ pub mod walk;
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -131,8 +132,9 @@ pub fn committed_dir() -> PathBuf {
 pub struct Catalogue {
     walker: Walker,
     tables: Vec<Option<(BandTable, PathBuf)>>,
-    /// The checkpoints of the bands that have them (and a table).
-    checkpoints: Vec<Option<(BandCheckpoints, PathBuf)>>,
+    /// The checkpoint files of the bands that have them (and a table),
+    /// each read and checked on first use.
+    checkpoints: Vec<Option<LazyCheckpoints>>,
     /// `starts[b]`: the grids of first bands before `b`, for the bands from
     /// 0 whose tables are all present, plus one entry (their total).
     starts: Vec<u64>,
@@ -182,16 +184,21 @@ impl Catalogue {
             }
             tables.push(found);
         }
+        // Checkpoint files are only found here: each is read and checked
+        // when its band is first used (most runs touch a few bands, and
+        // reading all 416 is most of a second).
         let mut checkpoints = Vec::with_capacity(BANDS);
         for entry in &tables {
             let mut found = None;
             if let Some((table, _)) = entry {
                 for dir in dirs {
                     let path = dir.join(BandCheckpoints::file_name(table.band));
-                    match std::fs::read(&path) {
-                        Ok(bytes) => {
-                            let parsed = BandCheckpoints::parse(&bytes, table, &walker, &path)?;
-                            found = Some((parsed, path));
+                    match std::fs::metadata(&path) {
+                        Ok(_) => {
+                            found = Some(LazyCheckpoints {
+                                path,
+                                parsed: OnceLock::new(),
+                            });
                             break;
                         }
                         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -226,23 +233,56 @@ impl Catalogue {
         self.tables[band].as_ref()
     }
 
-    /// The checkpoints of a first band (0-based) and their file, if found.
-    pub fn checkpoints(&self, band: usize) -> Option<&(BandCheckpoints, PathBuf)> {
-        self.checkpoints[band].as_ref()
+    /// The file of a first band's (0-based) checkpoints, if found (not
+    /// read yet: see [`Self::checkpoints`]).
+    pub fn checkpoint_file(&self, band: usize) -> Option<&Path> {
+        self.checkpoints[band].as_ref().map(|c| c.path.as_path())
+    }
+
+    /// The checkpoints of a first band (0-based), if its file was found:
+    /// read and checked on the first call (as [`BandCheckpoints::parse`]
+    /// says), then kept. A file that fails gives its error on every call.
+    pub fn checkpoints(&self, band: usize) -> Result<Option<&BandCheckpoints>, CatalogueError> {
+        let Some(lazy) = &self.checkpoints[band] else {
+            return Ok(None);
+        };
+        let table = &self.tables[band]
+            .as_ref()
+            .expect("checkpoints have a table")
+            .0;
+        let parsed = lazy.parsed.get_or_init(|| {
+            let bytes = std::fs::read(&lazy.path).map_err(|source| CatalogueError::Io {
+                path: lazy.path.clone(),
+                source,
+            })?;
+            BandCheckpoints::parse(&bytes, table, &self.walker, &lazy.path)
+        });
+        match parsed {
+            Ok(checkpoints) => Ok(Some(checkpoints)),
+            Err(e) => Err(e.again()),
+        }
+    }
+
+    /// Reads and checks every checkpoint file found now (as `catalogue
+    /// install` does before copying): the first that fails, in band order.
+    pub fn check_checkpoints(&self) -> Result<(), CatalogueError> {
+        (0..BANDS).try_for_each(|band| self.checkpoints(band).map(|_| ()))
     }
 
     /// The grid of rank `rank` in a prefix ([`checkpoint::nth`]).
-    fn nth(&self, band: usize, prefix: usize, rank: u64) -> Option<[u8; 81]> {
+    fn nth(&self, band: usize, prefix: usize, rank: u64) -> Result<[u8; 81], CatalogueError> {
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let checkpoints = self.checkpoints[band].as_ref().map(|(c, _)| c);
+        let checkpoints = self.checkpoints(band)?;
         checkpoint::nth(&self.walker, table, checkpoints, prefix, rank)
+            .ok_or_else(|| self.inconsistent(band))
     }
 
     /// The rank of a minlex grid in its prefix ([`checkpoint::rank`]).
-    fn rank(&self, band: usize, prefix: usize, form: &[u8; 81]) -> Option<u64> {
+    fn rank(&self, band: usize, prefix: usize, form: &[u8; 81]) -> Result<u64, CatalogueError> {
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let checkpoints = self.checkpoints[band].as_ref().map(|(c, _)| c);
+        let checkpoints = self.checkpoints(band)?;
         checkpoint::rank(&self.walker, table, checkpoints, prefix, form)
+            .ok_or_else(|| self.inconsistent(band))
     }
 
     /// How many first bands, from 001, have their tables: their numbers are
@@ -294,9 +334,7 @@ impl Catalogue {
     pub fn number_of_minlex(&self, form: &[u8; 81]) -> Result<u64, CatalogueError> {
         let (band, prefix) = self.locate_minlex(form)?;
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let rank = self
-            .rank(band, prefix, form)
-            .ok_or_else(|| self.inconsistent(band))?;
+        let rank = self.rank(band, prefix, form)?;
         Ok(self.starts[band] + table.before[prefix] + rank + 1)
     }
 
@@ -416,12 +454,8 @@ impl Catalogue {
                     // One rank (asked once or more): walked from the nearer end.
                     let grid = self
                         .nth(band, prefix, group[0].2)
-                        .map(Grid::from_digits_unchecked)
-                        .ok_or_else(|| self.inconsistent(band));
-                    return group
-                        .iter()
-                        .map(|q| (q.3, clone_answer(&grid, || self.inconsistent(band))))
-                        .collect();
+                        .map(Grid::from_digits_unchecked);
+                    return group.iter().map(|q| (q.3, clone_answer(&grid))).collect();
                 }
                 let mut out = Vec::with_capacity(group.len());
                 let (mut next, mut rank) = (0, 0u64);
@@ -456,7 +490,6 @@ impl Catalogue {
         let (band, prefix, rank) = self.locate_number(number)?;
         self.nth(band, prefix, rank)
             .map(Grid::from_digits_unchecked)
-            .ok_or_else(|| self.inconsistent(band))
     }
 
     /// Visits the grids of numbers `first..=last` in order (`visit(number,
@@ -590,15 +623,70 @@ fn scatter<T>(
         .collect()
 }
 
-/// A copy of an answer (an error is made again by `error`: errors do not
-/// clone).
-fn clone_answer<T: Clone>(
-    answer: &Result<T, CatalogueError>,
-    error: impl FnOnce() -> CatalogueError,
-) -> Result<T, CatalogueError> {
+/// A copy of an answer (errors do not clone: made again).
+fn clone_answer<T: Clone>(answer: &Result<T, CatalogueError>) -> Result<T, CatalogueError> {
     match answer {
         Ok(t) => Ok(t.clone()),
-        Err(_) => Err(error()),
+        Err(e) => Err(e.again()),
+    }
+}
+
+/// A band's checkpoint file, found when the catalogue was opened, read and
+/// checked on first use ([`Catalogue::checkpoints`]).
+struct LazyCheckpoints {
+    path: PathBuf,
+    parsed: OnceLock<Result<BandCheckpoints, CatalogueError>>,
+}
+
+impl CatalogueError {
+    /// The same error again (an I/O error keeps its kind and message).
+    fn again(&self) -> CatalogueError {
+        use CatalogueError::*;
+        match self {
+            OutOfRange(n) => OutOfRange(*n),
+            NotBuilt {
+                what,
+                missing,
+                needed,
+            } => NotBuilt {
+                what: what.clone(),
+                missing: *missing,
+                needed: *needed,
+            },
+            BeyondTables {
+                number,
+                built,
+                last,
+            } => BeyondTables {
+                number: *number,
+                built: *built,
+                last: *last,
+            },
+            NoTables { what } => NoTables { what: what.clone() },
+            Format { path, line, reason } => Format {
+                path: path.clone(),
+                line: *line,
+                reason: reason.clone(),
+            },
+            Io { path, source } => Io {
+                path: path.clone(),
+                source: std::io::Error::new(source.kind(), source.to_string()),
+            },
+            Inconsistent { band, path } => Inconsistent {
+                band: *band,
+                path: path.clone(),
+            },
+        }
+    }
+
+    /// Whether this is the error of a table or checkpoint file that cannot
+    /// be read or is not what it should be (rather than of one grid or
+    /// number): a run should stop on it.
+    pub fn is_file_error(&self) -> bool {
+        matches!(
+            self,
+            CatalogueError::Format { .. } | CatalogueError::Io { .. }
+        )
     }
 }
 

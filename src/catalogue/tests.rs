@@ -274,9 +274,11 @@ fn timings() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(10_000);
+    // Checkpoints are read on a band's first use: all read before timing.
+    catalogue.check_checkpoints().unwrap();
     // `S17_TIMINGS_BUILT`: numbers of the bands with checkpoints only.
     let built: Vec<usize> = (0..catalogue.bands_numbered())
-        .filter(|&b| catalogue.checkpoints(b).is_some())
+        .filter(|&b| catalogue.checkpoint_file(b).is_some())
         .collect();
     let only_built = std::env::var_os("S17_TIMINGS_BUILT").is_some();
     let built_total: u64 = built
@@ -686,7 +688,7 @@ fn a_catalogue_with_checkpoints_numbers_as_one_without() {
     let plain = committed();
     let mut rng = fastrand::Rng::with_seed(4040);
     for band in bands {
-        assert!(with.checkpoints(band).is_some());
+        assert!(with.checkpoints(band).unwrap().is_some());
         let start = plain.starts[band];
         let total = plain.table(band).unwrap().0.total();
         for _ in 0..15 {
@@ -697,28 +699,41 @@ fn a_catalogue_with_checkpoints_numbers_as_one_without() {
             assert_eq!(with.number(&image).unwrap(), k);
         }
     }
-    // A corrupt file is refused naming it, its line and why.
+    // A corrupt file is refused naming it, its line and why: by the check
+    // of every file (`catalogue install`'s), and by any lookup in its band
+    // (read on first use: opening the catalogue does not read it), while
+    // the other bands still answer.
     let path = dir.join(BandCheckpoints::file_name(300));
     let mut bytes = std::fs::read(&path).unwrap();
     assert!(!bytes.ends_with(b"\n"), "checkpoints after the header");
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let err = Catalogue::open(&[dir.clone(), committed_dir()])
-        .err()
-        .expect("a corrupt file is refused")
-        .to_string();
-    assert!(
-        err.contains("301.ckp: line 2: the bytes do not match"),
-        "{err}"
-    );
+    let refused = |what: &str| {
+        let with = Catalogue::open(&[dir.clone(), committed_dir()]).unwrap();
+        let k = plain.starts[300] + 1;
+        let errors = [
+            with.check_checkpoints()
+                .expect_err("a corrupt file is refused"),
+            with.grid(k).expect_err("a number of its band is refused"),
+            with.number(&plain.grid(k).unwrap())
+                .expect_err("so is a grid"),
+            with.grids_each(&[k])
+                .pop()
+                .unwrap()
+                .expect_err("and in a batch"),
+        ];
+        for err in errors {
+            assert!(err.is_file_error());
+            let err = err.to_string();
+            assert!(err.contains(what), "{err}");
+        }
+        assert_eq!(with.grid(1).unwrap(), plain.grid(1).unwrap());
+    };
+    refused("301.ckp: line 2: the bytes do not match");
     let text = String::from_utf8_lossy(&bytes).replace("every 40 grids", "every 41 grids");
     std::fs::write(&path, text.as_bytes()).unwrap();
-    let err = Catalogue::open(&[dir.clone(), committed_dir()])
-        .err()
-        .expect("a changed header is refused")
-        .to_string();
-    assert!(err.contains("301.ckp: line 1:"), "{err}");
+    refused("301.ckp: line 1:");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -729,7 +744,7 @@ fn a_catalogue_with_checkpoints_numbers_as_one_without() {
 fn sampled_committed_checkpoints_equal_a_direct_walk() {
     let catalogue = committed();
     let built: Vec<usize> = (0..BANDS)
-        .filter(|&b| catalogue.checkpoints(b).is_some())
+        .filter(|&b| catalogue.checkpoint_file(b).is_some())
         .collect();
     assert!(!built.is_empty(), "checkpoints are committed");
     let mut rng = fastrand::Rng::with_seed(3000);
@@ -737,7 +752,7 @@ fn sampled_committed_checkpoints_equal_a_direct_walk() {
     for _ in 0..3 {
         let band = built[rng.usize(..built.len())];
         let (table, _) = catalogue.table(band).unwrap();
-        let (checkpoints, _) = catalogue.checkpoints(band).unwrap();
+        let checkpoints = catalogue.checkpoints(band).unwrap().unwrap();
         let with: Vec<usize> = (0..table.rows4.len())
             .filter(|&p| table.count(p) > checkpoints.spacing)
             .collect();

@@ -10,7 +10,9 @@ use anyhow::Context;
 
 use s17::band::BANDS;
 use s17::catalogue::bitmap::{Answer, Bitmap, BitmapError};
-use s17::catalogue::{BandCheckpoints, BandTable, Catalogue, ED_GRIDS, Flow, Walker};
+use s17::catalogue::{
+    BandCheckpoints, BandTable, Catalogue, CatalogueError, ED_GRIDS, Flow, Walker,
+};
 use s17::grid::Grid;
 
 use super::common::{counted, init_threads};
@@ -147,7 +149,16 @@ pub(super) fn open_catalogue(first: Option<&std::path::Path>) -> anyhow::Result<
     if let Some(dir) = first {
         dirs.insert(0, dir.to_path_buf());
     }
-    Ok(Catalogue::open(&dirs)?)
+    Catalogue::open(&dirs).map_err(file_error)
+}
+
+/// A catalogue error that stops the run: a table or checkpoint file that
+/// is not what it should be is bad input (exit 2), naming the file and why.
+pub(super) fn file_error(e: CatalogueError) -> anyhow::Error {
+    match e {
+        CatalogueError::Format { .. } => Usage(e.to_string()).into(),
+        e => e.into(),
+    }
 }
 
 pub fn run(args: Args, quiet: bool) -> Outcome {
@@ -313,6 +324,7 @@ fn number_lines<W: Write>(
                         emit(out, *line_number, n)?;
                         continue;
                     }
+                    Err(e) if e.is_file_error() => return Err(file_error(e)),
                     Err(e) => {
                         tally.unnumbered += 1;
                         e.to_string()
@@ -413,6 +425,10 @@ impl<W: Write> GridWriter<'_, W> {
         for ((n, place), grid) in self.pending.drain(..).zip(grids) {
             match grid {
                 Ok(grid) => write_grid(&mut self.out, n, grid.digits())?,
+                Err(e) if e.is_file_error() => {
+                    self.out.flush()?;
+                    return Err(file_error(e));
+                }
                 Err(e) => {
                     self.out.flush()?;
                     eprintln!("s17 catalogue grid: {place}: {e}");
@@ -637,10 +653,14 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     let dir = build_dir(dir)?;
     let catalogue =
         Catalogue::open(std::slice::from_ref(&from)).map_err(|e| Usage(e.to_string()))?;
+    // Checkpoints are otherwise read on first use: every file checked now.
+    catalogue
+        .check_checkpoints()
+        .map_err(|e| Usage(e.to_string()))?;
     let mut files = Vec::new();
     for band in 0..BANDS {
         files.extend(catalogue.table(band).map(|(_, path)| path.clone()));
-        files.extend(catalogue.checkpoints(band).map(|(_, path)| path.clone()));
+        files.extend(catalogue.checkpoint_file(band).map(Path::to_path_buf));
     }
     if files.is_empty() {
         return Err(Usage(format!(
@@ -666,7 +686,7 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
              (first bands 001 to {:03} numbered)",
             (0..BANDS).filter(|&b| catalogue.table(b).is_some()).count(),
             (0..BANDS)
-                .filter(|&b| catalogue.checkpoints(b).is_some())
+                .filter(|&b| catalogue.checkpoint_file(b).is_some())
                 .count(),
             dir.display(),
             catalogue.bands_numbered()
