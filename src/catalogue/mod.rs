@@ -52,7 +52,7 @@ use crate::band::{BANDS, Band};
 use crate::grid::Grid;
 
 pub use checkpoint::BandCheckpoints;
-pub use table::BandTable;
+pub use table::{BandBand2s, BandTable};
 pub use walk::{Flow, Walker};
 
 /// The number of ED grids: the catalogue's last number.
@@ -134,7 +134,10 @@ pub struct Catalogue {
     tables: Vec<Option<(BandTable, PathBuf)>>,
     /// The checkpoint files of the bands that have them (and a table),
     /// each read and checked on first use.
-    checkpoints: Vec<Option<LazyCheckpoints>>,
+    checkpoints: Vec<Option<LazyFile<BandCheckpoints>>>,
+    /// The band 2 files (the band 2s with grids) of the bands that have
+    /// them, read on first use.
+    band2s: Vec<Option<LazyFile<BandBand2s>>>,
     /// `starts[b]`: the grids of first bands before `b`, for the bands from
     /// 0 whose tables are all present, plus one entry (their total).
     starts: Vec<u64>,
@@ -184,29 +187,19 @@ impl Catalogue {
             }
             tables.push(found);
         }
-        // Checkpoint files are only found here: each is read and checked
-        // when its band is first used (most runs touch a few bands, and
-        // reading all 416 is most of a second).
+        // Checkpoint and band 2 files are only found here: each is read and
+        // checked when its band is first used (most runs touch a few bands,
+        // and reading all 416 is most of a second).
         let mut checkpoints = Vec::with_capacity(BANDS);
+        let mut band2s = Vec::with_capacity(BANDS);
         for entry in &tables {
-            let mut found = None;
+            let (mut c, mut s) = (None, None);
             if let Some((table, _)) = entry {
-                for dir in dirs {
-                    let path = dir.join(BandCheckpoints::file_name(table.band));
-                    match std::fs::metadata(&path) {
-                        Ok(_) => {
-                            found = Some(LazyCheckpoints {
-                                path,
-                                parsed: OnceLock::new(),
-                            });
-                            break;
-                        }
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                        Err(source) => return Err(CatalogueError::Io { path, source }),
-                    }
-                }
+                c = LazyFile::find(dirs, &BandCheckpoints::file_name(table.band))?;
+                s = LazyFile::find(dirs, &BandBand2s::file_name(table.band))?;
             }
-            checkpoints.push(found);
+            checkpoints.push(c);
+            band2s.push(s);
         }
         let mut starts = vec![0];
         for entry in &tables {
@@ -219,6 +212,7 @@ impl Catalogue {
             walker,
             tables,
             checkpoints,
+            band2s,
             starts,
         })
     }
@@ -250,23 +244,33 @@ impl Catalogue {
             .as_ref()
             .expect("checkpoints have a table")
             .0;
-        let parsed = lazy.parsed.get_or_init(|| {
-            let bytes = std::fs::read(&lazy.path).map_err(|source| CatalogueError::Io {
-                path: lazy.path.clone(),
-                source,
-            })?;
-            BandCheckpoints::parse(&bytes, table, &self.walker, &lazy.path)
-        });
-        match parsed {
-            Ok(checkpoints) => Ok(Some(checkpoints)),
-            Err(e) => Err(e.again()),
-        }
+        lazy.get(|bytes, path| BandCheckpoints::parse(bytes, table, &self.walker, path))
+            .map(Some)
     }
 
-    /// Reads and checks every checkpoint file found now (as `catalogue
+    /// The file of a first band's (0-based) band 2s with grids, if found.
+    pub fn band2s_file(&self, band: usize) -> Option<&Path> {
+        self.band2s[band].as_ref().map(|c| c.path.as_path())
+    }
+
+    /// The band 2s with grids of a first band (0-based), if its file was
+    /// found: read and checked on the first call ([`BandBand2s::parse`]).
+    pub fn band2s(&self, band: usize) -> Result<Option<&BandBand2s>, CatalogueError> {
+        let Some(lazy) = &self.band2s[band] else {
+            return Ok(None);
+        };
+        let table = &self.tables[band].as_ref().expect("band 2s have a table").0;
+        lazy.get(|bytes, path| BandBand2s::parse(bytes, table, &self.walker, path))
+            .map(Some)
+    }
+
+    /// Reads and checks every checkpoint and band 2 file found now (as `catalogue
     /// install` does before copying): the first that fails, in band order.
     pub fn check_checkpoints(&self) -> Result<(), CatalogueError> {
-        (0..BANDS).try_for_each(|band| self.checkpoints(band).map(|_| ()))
+        (0..BANDS).try_for_each(|band| {
+            self.checkpoints(band)?;
+            self.band2s(band).map(|_| ())
+        })
     }
 
     /// The grid of rank `rank` in a prefix ([`checkpoint::nth`]).
@@ -510,7 +514,6 @@ impl Catalogue {
             return Ok(());
         }
         let (band, prefix, mut skip) = self.locate_number(first)?;
-        let table = &self.tables[band].as_ref().expect("numbered").0;
         let mut number = first;
         let mut visit_one = |grid: &[u8; 81]| {
             if skip > 0 {
@@ -525,23 +528,12 @@ impl Catalogue {
                 Flow::Continue
             }
         };
-        for row4 in &table.rows4[prefix..] {
-            if self.walker.walk_prefix(band, row4, &mut visit_one) == Flow::Stop {
-                return Ok(());
-            }
+        if self.stream_band(band, prefix, &mut visit_one)? == Flow::Stop {
+            return Ok(());
         }
         for next in band + 1..BANDS {
             let flow = match &self.tables[next] {
-                Some((table, _)) => {
-                    let mut flow = Flow::Continue;
-                    for row4 in &table.rows4 {
-                        flow = self.walker.walk_prefix(next, row4, &mut visit_one);
-                        if flow == Flow::Stop {
-                            break;
-                        }
-                    }
-                    flow
-                }
+                Some(_) => self.stream_band(next, 0, &mut visit_one)?,
                 None => self.walker.walk_band(next, &mut visit_one),
             };
             if flow == Flow::Stop {
@@ -549,6 +541,38 @@ impl Catalogue {
             }
         }
         Ok(())
+    }
+
+    /// The grids of a band (with its table) from prefix `from` on, in
+    /// order: with its band 2 file, only the band 2s listed there are
+    /// walked (the same grids).
+    fn stream_band(
+        &self,
+        band: usize,
+        from: usize,
+        visit: &mut impl FnMut(&[u8; 81]) -> Flow,
+    ) -> Result<Flow, CatalogueError> {
+        let table = &self.tables[band].as_ref().expect("a table").0;
+        let band2s = self.band2s(band)?;
+        for (prefix, row4) in table.rows4.iter().enumerate().skip(from) {
+            let flow = match band2s {
+                Some(list) => {
+                    let mut flow = Flow::Continue;
+                    for band2 in list.of_prefix(prefix) {
+                        flow = self.walker.walk_band2(band, row4, band2, false, visit);
+                        if flow == Flow::Stop {
+                            break;
+                        }
+                    }
+                    flow
+                }
+                None => self.walker.walk_prefix(band, row4, visit),
+            };
+            if flow == Flow::Stop {
+                return Ok(Flow::Stop);
+            }
+        }
+        Ok(Flow::Continue)
     }
 
     /// The first band (0-based), the prefix (its index in the band's table)
@@ -631,11 +655,48 @@ fn clone_answer<T: Clone>(answer: &Result<T, CatalogueError>) -> Result<T, Catal
     }
 }
 
-/// A band's checkpoint file, found when the catalogue was opened, read and
-/// checked on first use ([`Catalogue::checkpoints`]).
-struct LazyCheckpoints {
+/// A band's checkpoint or band 2 file, found when the catalogue was
+/// opened, read and checked on first use ([`Catalogue::checkpoints`],
+/// [`Catalogue::band2s`]).
+struct LazyFile<T> {
     path: PathBuf,
-    parsed: OnceLock<Result<BandCheckpoints, CatalogueError>>,
+    parsed: OnceLock<Result<T, CatalogueError>>,
+}
+
+impl<T> LazyFile<T> {
+    /// The file of `name` in the first of `dirs` that holds one.
+    fn find(dirs: &[PathBuf], name: &str) -> Result<Option<LazyFile<T>>, CatalogueError> {
+        for dir in dirs {
+            let path = dir.join(name);
+            match std::fs::metadata(&path) {
+                Ok(_) => {
+                    return Ok(Some(LazyFile {
+                        path,
+                        parsed: OnceLock::new(),
+                    }));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => return Err(CatalogueError::Io { path, source }),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The file read and parsed by `parse` on the first call, then kept
+    /// (an error given again on every call).
+    fn get(
+        &self,
+        parse: impl FnOnce(&[u8], &Path) -> Result<T, CatalogueError>,
+    ) -> Result<&T, CatalogueError> {
+        let parsed = self.parsed.get_or_init(|| {
+            let bytes = std::fs::read(&self.path).map_err(|source| CatalogueError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+            parse(&bytes, &self.path)
+        });
+        parsed.as_ref().map_err(CatalogueError::again)
+    }
 }
 
 impl CatalogueError {

@@ -502,7 +502,7 @@ fn a_whole_slice_numbers_one_to_one() {
 
 /// A table of some prefixes of a committed band only (for building
 /// checkpoints of a big band in test time).
-fn sub_table(band: usize, prefixes: &[usize]) -> BandTable {
+pub(crate) fn sub_table(band: usize, prefixes: &[usize]) -> BandTable {
     let table = &committed().table(band).expect("committed").0;
     let mut sub = BandTable {
         band,
@@ -626,47 +626,6 @@ fn checkpoint_lookups_equal_the_plain_walk() {
     assert!(
         automorphic >= 2,
         "bands with automorphisms among those checked"
-    );
-}
-
-/// A checkpoint file without a header line, of a spacing of 0, cut short
-/// or with a byte changed is refused, naming the line and the fault.
-#[test]
-fn a_damaged_checkpoint_file_is_refused() {
-    let walker = walker();
-    let (band, spacing) = (300, 16);
-    let table = &committed().table(band).expect("committed").0;
-    let prefix = (0..table.rows4.len())
-        .find(|&p| table.count(p) >= 3 * spacing)
-        .expect("a prefix of 3 spacings");
-    let sub = sub_table(band, &[prefix]);
-    let path = Path::new("test.ckp");
-    let checkpoints = BandCheckpoints::build(walker, &sub, spacing, path).unwrap();
-    let bytes = checkpoints.to_bytes(walker, &sub);
-    let fault = |bytes: &[u8]| match BandCheckpoints::parse(bytes, &sub, walker, path) {
-        Err(CatalogueError::Format { line, reason, .. }) => (line, reason),
-        other => panic!("{other:?}"),
-    };
-    assert_eq!(fault(b"# s17"), (1, "no header line".to_string()));
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let spacing_0 = text.replacen(&format!("every {spacing} grids"), "every 0 grids", 1);
-    assert_eq!(
-        fault(spacing_0.as_bytes()),
-        (1, "a spacing of 0 grids".to_string())
-    );
-    let body = bytes.len() - text.find('\n').unwrap() - 1;
-    assert_eq!(
-        fault(&bytes[..bytes.len() - 1]),
-        (
-            2,
-            format!("{} bytes after the header, it says {body}", body - 1)
-        )
-    );
-    let mut changed = bytes.clone();
-    *changed.last_mut().unwrap() ^= 1;
-    assert_eq!(
-        fault(&changed),
-        (2, "the bytes do not match the header's hash".to_string())
     );
 }
 
@@ -795,6 +754,29 @@ fn stream_rates() {
             "stream {first}..{}: {:.0} grids/s ({seconds:.3} s)",
             first + 199_999,
             n as f64 / seconds
+        );
+    }
+    // `S17_STREAM_BANDS`, e.g. `160,300`: 100,000 numbers (or up to the
+    // last) from the first of each of these first bands.
+    let bands = std::env::var("S17_STREAM_BANDS").unwrap_or_default();
+    for band in bands.split(',').filter(|b| !b.is_empty()) {
+        let band: usize = band.parse().expect("a first band, from 1");
+        let first = catalogue.starts[band - 1] + 1;
+        let end = (first + 99_999).min(last);
+        let mut n = 0u64;
+        let start = Instant::now();
+        catalogue
+            .stream(first, end, |_, _| {
+                n += 1;
+                Flow::Continue
+            })
+            .unwrap();
+        let seconds = start.elapsed().as_secs_f64();
+        println!(
+            "band {band:03}: {n} grids from {first}: {:.0} grids/s ({seconds:.3} s); {} grids \
+             from band {band:03} on",
+            n as f64 / seconds,
+            last + 1 - first
         );
     }
 }
