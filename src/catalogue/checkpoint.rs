@@ -370,7 +370,7 @@ impl BandCheckpoints {
 
 /// A [`CatalogueError::Format`] of the file at `path`, for a line and a
 /// reason.
-fn format_error(path: &Path) -> impl Fn(usize, String) -> CatalogueError + '_ {
+pub(super) fn format_error(path: &Path) -> impl Fn(usize, String) -> CatalogueError + '_ {
     move |line, reason| CatalogueError::Format {
         path: path.to_path_buf(),
         line,
@@ -434,7 +434,7 @@ pub fn rank(
 /// The digits that each cell of rows 5-6 allows, cell by cell as the walk
 /// fills them: `place(cell, allowed)` returns the digit placed (`None`
 /// when `place` or a digit not allowed stops it).
-fn for_each_cell56(
+pub(super) fn for_each_cell56(
     walker: &Walker,
     band: usize,
     row4: &[u8; 9],
@@ -474,13 +474,13 @@ fn for_each_cell56(
 
 /// Bits appended to bytes, most significant first.
 #[derive(Default)]
-struct Bits {
-    bytes: Vec<u8>,
+pub(super) struct Bits {
+    pub(super) bytes: Vec<u8>,
     len: usize,
 }
 
 impl Bits {
-    fn push(&mut self, value: u64, width: u32) {
+    pub(super) fn push(&mut self, value: u64, width: u32) {
         for k in (0..width).rev() {
             if self.len.is_multiple_of(8) {
                 self.bytes.push(0);
@@ -493,7 +493,7 @@ impl Bits {
 }
 
 /// Reads `width` bits at bit `at` of `bytes`.
-fn read_bits(bytes: &[u8], at: &mut usize, width: u32) -> Option<u64> {
+pub(super) fn read_bits(bytes: &[u8], at: &mut usize, width: u32) -> Option<u64> {
     let mut value = 0u64;
     for _ in 0..width {
         let byte = *bytes.get(*at / 8)?;
@@ -523,13 +523,7 @@ fn encode(
         out.push(OFFSET_ESCAPE, 7);
         out.push(offset, 16);
     }
-    for_each_cell56(walker, band, row4, |cell, allowed| {
-        let d = rows56[cell];
-        let index = (allowed & ((1u16 << d) - 1)).count_ones() as u64;
-        out.push(index, width(allowed.count_ones()));
-        Some(d)
-    })
-    .expect("a filling of rows 5-6");
+    encode_rows56(out, walker, band, row4, rows56);
 }
 
 /// The checkpoint at bit `at` of `body` for the multiple `target` (`i K`)
@@ -547,10 +541,46 @@ fn decode(
     if offset == OFFSET_ESCAPE {
         offset = read_bits(body, &mut at, 16)?;
     }
+    let rows56 = decode_rows56(body, &mut at, walker, band, row4)?;
+    let before = target.checked_sub(offset)?;
+    Some((Checkpoint { rows56, before }, at))
+}
+
+/// The bits that an index below `choices` needs.
+pub(super) fn width(choices: u32) -> u32 {
+    32 - choices.saturating_sub(1).leading_zeros()
+}
+
+/// Appends the code of rows 5-6: each cell's digit as its index among the
+/// digits the cell allows.
+pub(super) fn encode_rows56(
+    out: &mut Bits,
+    walker: &Walker,
+    band: usize,
+    row4: &[u8; 9],
+    rows56: &[u8; 18],
+) {
+    for_each_cell56(walker, band, row4, |cell, allowed| {
+        let d = rows56[cell];
+        let index = (allowed & ((1u16 << d) - 1)).count_ones() as u64;
+        out.push(index, width(allowed.count_ones()));
+        Some(d)
+    })
+    .expect("a filling of rows 5-6");
+}
+
+/// The rows 5-6 coded at bit `at` ([`encode_rows56`]).
+pub(super) fn decode_rows56(
+    body: &[u8],
+    at: &mut usize,
+    walker: &Walker,
+    band: usize,
+    row4: &[u8; 9],
+) -> Option<[u8; 18]> {
     let mut rows56 = [0u8; 18];
     for_each_cell56(walker, band, row4, |cell, allowed| {
         let choices = allowed.count_ones();
-        let index = read_bits(body, &mut at, width(choices))?;
+        let index = read_bits(body, at, width(choices))?;
         if index >= choices as u64 {
             return None;
         }
@@ -562,11 +592,5 @@ fn decode(
         rows56[cell] = d;
         Some(d)
     })?;
-    let before = target.checked_sub(offset)?;
-    Some((Checkpoint { rows56, before }, at))
-}
-
-/// The bits that an index below `choices` needs.
-fn width(choices: u32) -> u32 {
-    32 - choices.saturating_sub(1).leading_zeros()
+    Some(rows56)
 }

@@ -44,6 +44,7 @@ pub mod walk;
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -51,7 +52,7 @@ use crate::band::{BANDS, Band};
 use crate::grid::Grid;
 
 pub use checkpoint::BandCheckpoints;
-pub use table::BandTable;
+pub use table::{BandBand2s, BandTable};
 pub use walk::{Flow, Walker};
 
 /// The number of ED grids: the catalogue's last number.
@@ -131,8 +132,12 @@ pub fn committed_dir() -> PathBuf {
 pub struct Catalogue {
     walker: Walker,
     tables: Vec<Option<(BandTable, PathBuf)>>,
-    /// The checkpoints of the bands that have them (and a table).
-    checkpoints: Vec<Option<(BandCheckpoints, PathBuf)>>,
+    /// The checkpoint files of the bands that have them (and a table),
+    /// each read and checked on first use.
+    checkpoints: Vec<Option<LazyFile<BandCheckpoints>>>,
+    /// The band 2 files (the band 2s with grids) of the bands that have
+    /// them, read on first use.
+    band2s: Vec<Option<LazyFile<BandBand2s>>>,
     /// `starts[b]`: the grids of first bands before `b`, for the bands from
     /// 0 whose tables are all present, plus one entry (their total).
     starts: Vec<u64>,
@@ -182,24 +187,19 @@ impl Catalogue {
             }
             tables.push(found);
         }
+        // Checkpoint and band 2 files are only found here: each is read and
+        // checked when its band is first used (most runs touch a few bands,
+        // and reading all 416 is most of a second).
         let mut checkpoints = Vec::with_capacity(BANDS);
+        let mut band2s = Vec::with_capacity(BANDS);
         for entry in &tables {
-            let mut found = None;
+            let (mut c, mut s) = (None, None);
             if let Some((table, _)) = entry {
-                for dir in dirs {
-                    let path = dir.join(BandCheckpoints::file_name(table.band));
-                    match std::fs::read(&path) {
-                        Ok(bytes) => {
-                            let parsed = BandCheckpoints::parse(&bytes, table, &walker, &path)?;
-                            found = Some((parsed, path));
-                            break;
-                        }
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                        Err(source) => return Err(CatalogueError::Io { path, source }),
-                    }
-                }
+                c = LazyFile::find(dirs, &BandCheckpoints::file_name(table.band))?;
+                s = LazyFile::find(dirs, &BandBand2s::file_name(table.band))?;
             }
-            checkpoints.push(found);
+            checkpoints.push(c);
+            band2s.push(s);
         }
         let mut starts = vec![0];
         for entry in &tables {
@@ -212,6 +212,7 @@ impl Catalogue {
             walker,
             tables,
             checkpoints,
+            band2s,
             starts,
         })
     }
@@ -226,23 +227,66 @@ impl Catalogue {
         self.tables[band].as_ref()
     }
 
-    /// The checkpoints of a first band (0-based) and their file, if found.
-    pub fn checkpoints(&self, band: usize) -> Option<&(BandCheckpoints, PathBuf)> {
-        self.checkpoints[band].as_ref()
+    /// The file of a first band's (0-based) checkpoints, if found (not
+    /// read yet: see [`Self::checkpoints`]).
+    pub fn checkpoint_file(&self, band: usize) -> Option<&Path> {
+        self.checkpoints[band].as_ref().map(|c| c.path.as_path())
+    }
+
+    /// The checkpoints of a first band (0-based), if its file was found:
+    /// read and checked on the first call (as [`BandCheckpoints::parse`]
+    /// says), then kept. A file that fails gives its error on every call.
+    pub fn checkpoints(&self, band: usize) -> Result<Option<&BandCheckpoints>, CatalogueError> {
+        let Some(lazy) = &self.checkpoints[band] else {
+            return Ok(None);
+        };
+        let table = &self.tables[band]
+            .as_ref()
+            .expect("checkpoints have a table")
+            .0;
+        lazy.get(|bytes, path| BandCheckpoints::parse(bytes, table, &self.walker, path))
+            .map(Some)
+    }
+
+    /// The file of a first band's (0-based) band 2s with grids, if found.
+    pub fn band2s_file(&self, band: usize) -> Option<&Path> {
+        self.band2s[band].as_ref().map(|c| c.path.as_path())
+    }
+
+    /// The band 2s with grids of a first band (0-based), if its file was
+    /// found: read and checked on the first call ([`BandBand2s::parse`]).
+    pub fn band2s(&self, band: usize) -> Result<Option<&BandBand2s>, CatalogueError> {
+        let Some(lazy) = &self.band2s[band] else {
+            return Ok(None);
+        };
+        let table = &self.tables[band].as_ref().expect("band 2s have a table").0;
+        lazy.get(|bytes, path| BandBand2s::parse(bytes, table, &self.walker, path))
+            .map(Some)
+    }
+
+    /// Reads and checks every checkpoint and band 2 file found now (as `catalogue
+    /// install` does before copying): the first that fails, in band order.
+    pub fn check_checkpoints(&self) -> Result<(), CatalogueError> {
+        (0..BANDS).try_for_each(|band| {
+            self.checkpoints(band)?;
+            self.band2s(band).map(|_| ())
+        })
     }
 
     /// The grid of rank `rank` in a prefix ([`checkpoint::nth`]).
-    fn nth(&self, band: usize, prefix: usize, rank: u64) -> Option<[u8; 81]> {
+    fn nth(&self, band: usize, prefix: usize, rank: u64) -> Result<[u8; 81], CatalogueError> {
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let checkpoints = self.checkpoints[band].as_ref().map(|(c, _)| c);
+        let checkpoints = self.checkpoints(band)?;
         checkpoint::nth(&self.walker, table, checkpoints, prefix, rank)
+            .ok_or_else(|| self.inconsistent(band))
     }
 
     /// The rank of a minlex grid in its prefix ([`checkpoint::rank`]).
-    fn rank(&self, band: usize, prefix: usize, form: &[u8; 81]) -> Option<u64> {
+    fn rank(&self, band: usize, prefix: usize, form: &[u8; 81]) -> Result<u64, CatalogueError> {
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let checkpoints = self.checkpoints[band].as_ref().map(|(c, _)| c);
+        let checkpoints = self.checkpoints(band)?;
         checkpoint::rank(&self.walker, table, checkpoints, prefix, form)
+            .ok_or_else(|| self.inconsistent(band))
     }
 
     /// How many first bands, from 001, have their tables: their numbers are
@@ -294,9 +338,7 @@ impl Catalogue {
     pub fn number_of_minlex(&self, form: &[u8; 81]) -> Result<u64, CatalogueError> {
         let (band, prefix) = self.locate_minlex(form)?;
         let table = &self.tables[band].as_ref().expect("numbered").0;
-        let rank = self
-            .rank(band, prefix, form)
-            .ok_or_else(|| self.inconsistent(band))?;
+        let rank = self.rank(band, prefix, form)?;
         Ok(self.starts[band] + table.before[prefix] + rank + 1)
     }
 
@@ -416,12 +458,8 @@ impl Catalogue {
                     // One rank (asked once or more): walked from the nearer end.
                     let grid = self
                         .nth(band, prefix, group[0].2)
-                        .map(Grid::from_digits_unchecked)
-                        .ok_or_else(|| self.inconsistent(band));
-                    return group
-                        .iter()
-                        .map(|q| (q.3, clone_answer(&grid, || self.inconsistent(band))))
-                        .collect();
+                        .map(Grid::from_digits_unchecked);
+                    return group.iter().map(|q| (q.3, clone_answer(&grid))).collect();
                 }
                 let mut out = Vec::with_capacity(group.len());
                 let (mut next, mut rank) = (0, 0u64);
@@ -456,7 +494,6 @@ impl Catalogue {
         let (band, prefix, rank) = self.locate_number(number)?;
         self.nth(band, prefix, rank)
             .map(Grid::from_digits_unchecked)
-            .ok_or_else(|| self.inconsistent(band))
     }
 
     /// Visits the grids of numbers `first..=last` in order (`visit(number,
@@ -477,7 +514,6 @@ impl Catalogue {
             return Ok(());
         }
         let (band, prefix, mut skip) = self.locate_number(first)?;
-        let table = &self.tables[band].as_ref().expect("numbered").0;
         let mut number = first;
         let mut visit_one = |grid: &[u8; 81]| {
             if skip > 0 {
@@ -492,23 +528,12 @@ impl Catalogue {
                 Flow::Continue
             }
         };
-        for row4 in &table.rows4[prefix..] {
-            if self.walker.walk_prefix(band, row4, &mut visit_one) == Flow::Stop {
-                return Ok(());
-            }
+        if self.stream_band(band, prefix, &mut visit_one)? == Flow::Stop {
+            return Ok(());
         }
         for next in band + 1..BANDS {
             let flow = match &self.tables[next] {
-                Some((table, _)) => {
-                    let mut flow = Flow::Continue;
-                    for row4 in &table.rows4 {
-                        flow = self.walker.walk_prefix(next, row4, &mut visit_one);
-                        if flow == Flow::Stop {
-                            break;
-                        }
-                    }
-                    flow
-                }
+                Some(_) => self.stream_band(next, 0, &mut visit_one)?,
                 None => self.walker.walk_band(next, &mut visit_one),
             };
             if flow == Flow::Stop {
@@ -516,6 +541,38 @@ impl Catalogue {
             }
         }
         Ok(())
+    }
+
+    /// The grids of a band (with its table) from prefix `from` on, in
+    /// order: with its band 2 file, only the band 2s listed there are
+    /// walked (the same grids).
+    fn stream_band(
+        &self,
+        band: usize,
+        from: usize,
+        visit: &mut impl FnMut(&[u8; 81]) -> Flow,
+    ) -> Result<Flow, CatalogueError> {
+        let table = &self.tables[band].as_ref().expect("a table").0;
+        let band2s = self.band2s(band)?;
+        for (prefix, row4) in table.rows4.iter().enumerate().skip(from) {
+            let flow = match band2s {
+                Some(list) => {
+                    let mut flow = Flow::Continue;
+                    for band2 in list.of_prefix(prefix) {
+                        flow = self.walker.walk_band2(band, row4, band2, false, visit);
+                        if flow == Flow::Stop {
+                            break;
+                        }
+                    }
+                    flow
+                }
+                None => self.walker.walk_prefix(band, row4, visit),
+            };
+            if flow == Flow::Stop {
+                return Ok(Flow::Stop);
+            }
+        }
+        Ok(Flow::Continue)
     }
 
     /// The first band (0-based), the prefix (its index in the band's table)
@@ -590,15 +647,107 @@ fn scatter<T>(
         .collect()
 }
 
-/// A copy of an answer (an error is made again by `error`: errors do not
-/// clone).
-fn clone_answer<T: Clone>(
-    answer: &Result<T, CatalogueError>,
-    error: impl FnOnce() -> CatalogueError,
-) -> Result<T, CatalogueError> {
+/// A copy of an answer (errors do not clone: made again).
+fn clone_answer<T: Clone>(answer: &Result<T, CatalogueError>) -> Result<T, CatalogueError> {
     match answer {
         Ok(t) => Ok(t.clone()),
-        Err(_) => Err(error()),
+        Err(e) => Err(e.again()),
+    }
+}
+
+/// A band's checkpoint or band 2 file, found when the catalogue was
+/// opened, read and checked on first use ([`Catalogue::checkpoints`],
+/// [`Catalogue::band2s`]).
+struct LazyFile<T> {
+    path: PathBuf,
+    parsed: OnceLock<Result<T, CatalogueError>>,
+}
+
+impl<T> LazyFile<T> {
+    /// The file of `name` in the first of `dirs` that holds one.
+    fn find(dirs: &[PathBuf], name: &str) -> Result<Option<LazyFile<T>>, CatalogueError> {
+        for dir in dirs {
+            let path = dir.join(name);
+            match std::fs::metadata(&path) {
+                Ok(_) => {
+                    return Ok(Some(LazyFile {
+                        path,
+                        parsed: OnceLock::new(),
+                    }));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => return Err(CatalogueError::Io { path, source }),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The file read and parsed by `parse` on the first call, then kept
+    /// (an error given again on every call).
+    fn get(
+        &self,
+        parse: impl FnOnce(&[u8], &Path) -> Result<T, CatalogueError>,
+    ) -> Result<&T, CatalogueError> {
+        let parsed = self.parsed.get_or_init(|| {
+            let bytes = std::fs::read(&self.path).map_err(|source| CatalogueError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+            parse(&bytes, &self.path)
+        });
+        parsed.as_ref().map_err(CatalogueError::again)
+    }
+}
+
+impl CatalogueError {
+    /// The same error again (an I/O error keeps its kind and message).
+    fn again(&self) -> CatalogueError {
+        use CatalogueError::*;
+        match self {
+            OutOfRange(n) => OutOfRange(*n),
+            NotBuilt {
+                what,
+                missing,
+                needed,
+            } => NotBuilt {
+                what: what.clone(),
+                missing: *missing,
+                needed: *needed,
+            },
+            BeyondTables {
+                number,
+                built,
+                last,
+            } => BeyondTables {
+                number: *number,
+                built: *built,
+                last: *last,
+            },
+            NoTables { what } => NoTables { what: what.clone() },
+            Format { path, line, reason } => Format {
+                path: path.clone(),
+                line: *line,
+                reason: reason.clone(),
+            },
+            Io { path, source } => Io {
+                path: path.clone(),
+                source: std::io::Error::new(source.kind(), source.to_string()),
+            },
+            Inconsistent { band, path } => Inconsistent {
+                band: *band,
+                path: path.clone(),
+            },
+        }
+    }
+
+    /// Whether this is the error of a table or checkpoint file that cannot
+    /// be read or is not what it should be (rather than of one grid or
+    /// number): a run should stop on it.
+    pub fn is_file_error(&self) -> bool {
+        matches!(
+            self,
+            CatalogueError::Format { .. } | CatalogueError::Io { .. }
+        )
     }
 }
 

@@ -274,9 +274,11 @@ fn timings() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(10_000);
+    // Checkpoints are read on a band's first use: all read before timing.
+    catalogue.check_checkpoints().unwrap();
     // `S17_TIMINGS_BUILT`: numbers of the bands with checkpoints only.
     let built: Vec<usize> = (0..catalogue.bands_numbered())
-        .filter(|&b| catalogue.checkpoints(b).is_some())
+        .filter(|&b| catalogue.checkpoint_file(b).is_some())
         .collect();
     let only_built = std::env::var_os("S17_TIMINGS_BUILT").is_some();
     let built_total: u64 = built
@@ -500,7 +502,7 @@ fn a_whole_slice_numbers_one_to_one() {
 
 /// A table of some prefixes of a committed band only (for building
 /// checkpoints of a big band in test time).
-fn sub_table(band: usize, prefixes: &[usize]) -> BandTable {
+pub(crate) fn sub_table(band: usize, prefixes: &[usize]) -> BandTable {
     let table = &committed().table(band).expect("committed").0;
     let mut sub = BandTable {
         band,
@@ -627,47 +629,6 @@ fn checkpoint_lookups_equal_the_plain_walk() {
     );
 }
 
-/// A checkpoint file without a header line, of a spacing of 0, cut short
-/// or with a byte changed is refused, naming the line and the fault.
-#[test]
-fn a_damaged_checkpoint_file_is_refused() {
-    let walker = walker();
-    let (band, spacing) = (300, 16);
-    let table = &committed().table(band).expect("committed").0;
-    let prefix = (0..table.rows4.len())
-        .find(|&p| table.count(p) >= 3 * spacing)
-        .expect("a prefix of 3 spacings");
-    let sub = sub_table(band, &[prefix]);
-    let path = Path::new("test.ckp");
-    let checkpoints = BandCheckpoints::build(walker, &sub, spacing, path).unwrap();
-    let bytes = checkpoints.to_bytes(walker, &sub);
-    let fault = |bytes: &[u8]| match BandCheckpoints::parse(bytes, &sub, walker, path) {
-        Err(CatalogueError::Format { line, reason, .. }) => (line, reason),
-        other => panic!("{other:?}"),
-    };
-    assert_eq!(fault(b"# s17"), (1, "no header line".to_string()));
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let spacing_0 = text.replacen(&format!("every {spacing} grids"), "every 0 grids", 1);
-    assert_eq!(
-        fault(spacing_0.as_bytes()),
-        (1, "a spacing of 0 grids".to_string())
-    );
-    let body = bytes.len() - text.find('\n').unwrap() - 1;
-    assert_eq!(
-        fault(&bytes[..bytes.len() - 1]),
-        (
-            2,
-            format!("{} bytes after the header, it says {body}", body - 1)
-        )
-    );
-    let mut changed = bytes.clone();
-    *changed.last_mut().unwrap() ^= 1;
-    assert_eq!(
-        fault(&changed),
-        (2, "the bytes do not match the header's hash".to_string())
-    );
-}
-
 /// A catalogue with checkpoints for some bands (built into a temporary
 /// directory, the tables committed) numbers as one without.
 #[test]
@@ -686,7 +647,7 @@ fn a_catalogue_with_checkpoints_numbers_as_one_without() {
     let plain = committed();
     let mut rng = fastrand::Rng::with_seed(4040);
     for band in bands {
-        assert!(with.checkpoints(band).is_some());
+        assert!(with.checkpoints(band).unwrap().is_some());
         let start = plain.starts[band];
         let total = plain.table(band).unwrap().0.total();
         for _ in 0..15 {
@@ -697,28 +658,41 @@ fn a_catalogue_with_checkpoints_numbers_as_one_without() {
             assert_eq!(with.number(&image).unwrap(), k);
         }
     }
-    // A corrupt file is refused naming it, its line and why.
+    // A corrupt file is refused naming it, its line and why: by the check
+    // of every file (`catalogue install`'s), and by any lookup in its band
+    // (read on first use: opening the catalogue does not read it), while
+    // the other bands still answer.
     let path = dir.join(BandCheckpoints::file_name(300));
     let mut bytes = std::fs::read(&path).unwrap();
     assert!(!bytes.ends_with(b"\n"), "checkpoints after the header");
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let err = Catalogue::open(&[dir.clone(), committed_dir()])
-        .err()
-        .expect("a corrupt file is refused")
-        .to_string();
-    assert!(
-        err.contains("301.ckp: line 2: the bytes do not match"),
-        "{err}"
-    );
+    let refused = |what: &str| {
+        let with = Catalogue::open(&[dir.clone(), committed_dir()]).unwrap();
+        let k = plain.starts[300] + 1;
+        let errors = [
+            with.check_checkpoints()
+                .expect_err("a corrupt file is refused"),
+            with.grid(k).expect_err("a number of its band is refused"),
+            with.number(&plain.grid(k).unwrap())
+                .expect_err("so is a grid"),
+            with.grids_each(&[k])
+                .pop()
+                .unwrap()
+                .expect_err("and in a batch"),
+        ];
+        for err in errors {
+            assert!(err.is_file_error());
+            let err = err.to_string();
+            assert!(err.contains(what), "{err}");
+        }
+        assert_eq!(with.grid(1).unwrap(), plain.grid(1).unwrap());
+    };
+    refused("301.ckp: line 2: the bytes do not match");
     let text = String::from_utf8_lossy(&bytes).replace("every 40 grids", "every 41 grids");
     std::fs::write(&path, text.as_bytes()).unwrap();
-    let err = Catalogue::open(&[dir.clone(), committed_dir()])
-        .err()
-        .expect("a changed header is refused")
-        .to_string();
-    assert!(err.contains("301.ckp: line 1:"), "{err}");
+    refused("301.ckp: line 1:");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -729,7 +703,7 @@ fn a_catalogue_with_checkpoints_numbers_as_one_without() {
 fn sampled_committed_checkpoints_equal_a_direct_walk() {
     let catalogue = committed();
     let built: Vec<usize> = (0..BANDS)
-        .filter(|&b| catalogue.checkpoints(b).is_some())
+        .filter(|&b| catalogue.checkpoint_file(b).is_some())
         .collect();
     assert!(!built.is_empty(), "checkpoints are committed");
     let mut rng = fastrand::Rng::with_seed(3000);
@@ -737,7 +711,7 @@ fn sampled_committed_checkpoints_equal_a_direct_walk() {
     for _ in 0..3 {
         let band = built[rng.usize(..built.len())];
         let (table, _) = catalogue.table(band).unwrap();
-        let (checkpoints, _) = catalogue.checkpoints(band).unwrap();
+        let checkpoints = catalogue.checkpoints(band).unwrap().unwrap();
         let with: Vec<usize> = (0..table.rows4.len())
             .filter(|&p| table.count(p) > checkpoints.spacing)
             .collect();
@@ -780,6 +754,29 @@ fn stream_rates() {
             "stream {first}..{}: {:.0} grids/s ({seconds:.3} s)",
             first + 199_999,
             n as f64 / seconds
+        );
+    }
+    // `S17_STREAM_BANDS`, e.g. `160,300`: 100,000 numbers (or up to the
+    // last) from the first of each of these first bands.
+    let bands = std::env::var("S17_STREAM_BANDS").unwrap_or_default();
+    for band in bands.split(',').filter(|b| !b.is_empty()) {
+        let band: usize = band.parse().expect("a first band, from 1");
+        let first = catalogue.starts[band - 1] + 1;
+        let end = (first + 99_999).min(last);
+        let mut n = 0u64;
+        let start = Instant::now();
+        catalogue
+            .stream(first, end, |_, _| {
+                n += 1;
+                Flow::Continue
+            })
+            .unwrap();
+        let seconds = start.elapsed().as_secs_f64();
+        println!(
+            "band {band:03}: {n} grids from {first}: {:.0} grids/s ({seconds:.3} s); {} grids \
+             from band {band:03} on",
+            n as f64 / seconds,
+            last + 1 - first
         );
     }
 }

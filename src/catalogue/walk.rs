@@ -413,6 +413,23 @@ impl Walker {
         fill.out
     }
 
+    /// The band 2 of rows 5-6 `rows` under the prefix `(b, row4)` when it
+    /// passes the tests of [`Self::band2s`] (so is one of them).
+    pub fn admitted_band2(&self, b: usize, row4: &[u8; 9], rows: &[u8; 18]) -> Option<Band2> {
+        let mut band2 = [0u8; 27];
+        band2[..9].copy_from_slice(row4);
+        band2[9..].copy_from_slice(rows);
+        let class = self.index.class_of(&band2);
+        let beaten = |r: usize| {
+            let row: &[u8; 9] = rows[9 * r..9 * r + 9].try_into().expect("9 digits");
+            self.beaten(b, row, row4)
+        };
+        (class >= b && !beaten(0) && !beaten(1)).then_some(Band2 {
+            rows: *rows,
+            class: class as u16,
+        })
+    }
+
     /// The minlex grids of one band 2 of a prefix (one of
     /// [`Self::band2s`]), in increasing order (decreasing if `reverse`),
     /// until `visit` says stop.

@@ -10,7 +10,9 @@ use anyhow::Context;
 
 use s17::band::BANDS;
 use s17::catalogue::bitmap::{Answer, Bitmap, BitmapError};
-use s17::catalogue::{BandCheckpoints, BandTable, Catalogue, ED_GRIDS, Flow, Walker};
+use s17::catalogue::{
+    BandBand2s, BandCheckpoints, BandTable, Catalogue, CatalogueError, ED_GRIDS, Flow, Walker,
+};
 use s17::grid::Grid;
 
 use super::common::{counted, init_threads};
@@ -75,6 +77,11 @@ enum Command {
               default_value_t = s17::catalogue::checkpoint::DEFAULT_SPACING,
               value_parser = clap::value_parser!(u64).range(1..))]
         every: u64,
+        /// Build the lists of band 2s with grids (`NNN.b2s`) of the bands
+        /// instead, from their tables: with them, a stream through a band
+        /// walks only those band 2s (the last bands' streams, about 10x).
+        #[arg(long, conflicts_with = "checkpoints")]
+        band2s: bool,
     },
     /// "Has this grid the flag?" from a bitmap of `s17 campaign bitmap`,
     /// for each grid (any image), one per line: `LINE<TAB>NUMBER<TAB>ANSWER`,
@@ -90,7 +97,7 @@ enum Command {
         #[command(flatten)]
         tables: TablesDir,
     },
-    /// Copy checked catalogue tables (and checkpoints) from DIR into the
+    /// Copy checked catalogue tables (and checkpoints, band 2 lists) from DIR into the
     /// user's cache (or --dir), where an installed `s17` finds them: the
     /// source's `data/catalogue` holds them all.
     Install {
@@ -147,7 +154,16 @@ pub(super) fn open_catalogue(first: Option<&std::path::Path>) -> anyhow::Result<
     if let Some(dir) = first {
         dirs.insert(0, dir.to_path_buf());
     }
-    Ok(Catalogue::open(&dirs)?)
+    Catalogue::open(&dirs).map_err(file_error)
+}
+
+/// A catalogue error that stops the run: a table or checkpoint file that
+/// is not what it should be is bad input (exit 2), naming the file and why.
+pub(super) fn file_error(e: CatalogueError) -> anyhow::Error {
+    match e {
+        CatalogueError::Format { .. } => Usage(e.to_string()).into(),
+        e => e.into(),
+    }
 }
 
 pub fn run(args: Args, quiet: bool) -> Outcome {
@@ -168,15 +184,17 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             dir,
             threads,
             checkpoints: false,
+            band2s: false,
             ..
         } => build(&bands, dir, threads, quiet),
         Command::Build {
             bands,
             dir,
             threads,
-            checkpoints: true,
+            checkpoints,
             every,
-        } => build_checkpoints(&bands, dir, threads, every, quiet),
+            ..
+        } => build_checkpoints(&bands, dir, threads, checkpoints.then_some(every), quiet),
         Command::Has {
             input,
             bitmap,
@@ -313,6 +331,7 @@ fn number_lines<W: Write>(
                         emit(out, *line_number, n)?;
                         continue;
                     }
+                    Err(e) if e.is_file_error() => return Err(file_error(e)),
                     Err(e) => {
                         tally.unnumbered += 1;
                         e.to_string()
@@ -413,6 +432,10 @@ impl<W: Write> GridWriter<'_, W> {
         for ((n, place), grid) in self.pending.drain(..).zip(grids) {
             match grid {
                 Ok(grid) => write_grid(&mut self.out, n, grid.digits())?,
+                Err(e) if e.is_file_error() => {
+                    self.out.flush()?;
+                    return Err(file_error(e));
+                }
                 Err(e) => {
                     self.out.flush()?;
                     eprintln!("s17 catalogue grid: {place}: {e}");
@@ -568,13 +591,14 @@ fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outc
     Ok(true)
 }
 
-/// `catalogue build --checkpoints`: band by band, bands whose file is in
-/// `dir` kept (so a stopped build resumes), each from its table.
+/// `catalogue build --checkpoints` (`every` given) or `--band2s`: band
+/// by band, bands whose file is in `dir` kept (so a stopped build
+/// resumes), each from its table.
 fn build_checkpoints(
     bands: &str,
     dir: Option<PathBuf>,
     threads: usize,
-    every: u64,
+    every: Option<u64>,
     quiet: bool,
 ) -> Outcome {
     let (first, last) = parse_range(bands, BANDS as u64, "first band")?;
@@ -582,7 +606,10 @@ fn build_checkpoints(
     init_threads(threads)?;
     let catalogue = open_catalogue(Some(&dir))?;
     for band in first as usize - 1..last as usize {
-        let path = dir.join(BandCheckpoints::file_name(band));
+        let path = dir.join(match every {
+            Some(_) => BandCheckpoints::file_name(band),
+            None => BandBand2s::file_name(band),
+        });
         if kept(&path, band, quiet) {
             continue;
         }
@@ -596,12 +623,21 @@ fn build_checkpoints(
         };
         let start = Instant::now();
         let walker = catalogue.walker();
-        let checkpoints = BandCheckpoints::build(walker, table, every, table_path)?;
-        let path = checkpoints.write(walker, table, &dir)?;
+        let (path, what) = match every {
+            Some(every) => (
+                BandCheckpoints::build(walker, table, every, table_path)?
+                    .write(walker, table, &dir)?,
+                format!("checkpoints every {every} grids"),
+            ),
+            None => {
+                let band2s = BandBand2s::build(walker, table, table_path)?;
+                let what = format!("{} band 2s with grids", band2s.len());
+                (band2s.write(walker, table, &dir)?, what)
+            }
+        };
         if !quiet {
             eprintln!(
-                "s17 catalogue build: first band {:03}: checkpoints every {every} grids, \
-                 {} bytes, {:.1} s -> {}",
+                "s17 catalogue build: first band {:03}: {what}, {} bytes, {:.1} s -> {}",
                 band + 1,
                 std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
                 start.elapsed().as_secs_f64(),
@@ -637,10 +673,15 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     let dir = build_dir(dir)?;
     let catalogue =
         Catalogue::open(std::slice::from_ref(&from)).map_err(|e| Usage(e.to_string()))?;
+    // Checkpoints are otherwise read on first use: every file checked now.
+    catalogue
+        .check_checkpoints()
+        .map_err(|e| Usage(e.to_string()))?;
     let mut files = Vec::new();
     for band in 0..BANDS {
         files.extend(catalogue.table(band).map(|(_, path)| path.clone()));
-        files.extend(catalogue.checkpoints(band).map(|(_, path)| path.clone()));
+        files.extend(catalogue.checkpoint_file(band).map(Path::to_path_buf));
+        files.extend(catalogue.band2s_file(band).map(Path::to_path_buf));
     }
     if files.is_empty() {
         return Err(Usage(format!(
@@ -662,12 +703,19 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     }
     if !quiet {
         eprintln!(
-            "s17 catalogue install: {} tables and {} checkpoint files ({bytes} bytes) -> {} \
+            "s17 catalogue install: {} tables and {} checkpoint files{} ({bytes} bytes) -> {} \
              (first bands 001 to {:03} numbered)",
             (0..BANDS).filter(|&b| catalogue.table(b).is_some()).count(),
             (0..BANDS)
-                .filter(|&b| catalogue.checkpoints(b).is_some())
+                .filter(|&b| catalogue.checkpoint_file(b).is_some())
                 .count(),
+            match (0..BANDS)
+                .filter(|&b| catalogue.band2s_file(b).is_some())
+                .count()
+            {
+                0 => String::new(),
+                n => format!(", {n} band 2 lists"),
+            },
             dir.display(),
             catalogue.bands_numbered()
         );

@@ -39,6 +39,16 @@ fn source(name: &str) -> std::path::PathBuf {
     from
 }
 
+/// The grids of first band `band` (from 1), from its committed table's
+/// header (`..., N grids, ...`).
+fn band_total(band: usize) -> u64 {
+    let bytes = std::fs::read(data("catalogue").join(format!("{band:03}.cnt"))).unwrap();
+    let end = bytes.iter().position(|&c| c == b'\n').unwrap();
+    let header = std::str::from_utf8(&bytes[..end]).unwrap();
+    let field = header.split(", ").find(|f| f.ends_with(" grids")).unwrap();
+    field.trim_end_matches(" grids").parse().unwrap()
+}
+
 /// `s17 catalogue install --from FROM --dir DIR`.
 fn install(from: &Path, dir: &Path) -> std::process::Output {
     s17(&[
@@ -95,6 +105,43 @@ fn a_corrupt_source_is_refused_and_nothing_copied() {
         stderr(&out)
     );
     assert!(!Path::new(&dir).exists());
+    // Looked up from: the file is read when its band is first used, and
+    // then refused the same way; the other bands still answer.
+    let tables = from.to_str().unwrap();
+    let first_of_300 = (1..300).map(band_total).sum::<u64>() + 1;
+    for args in [
+        vec![
+            "catalogue",
+            "grid",
+            "1",
+            &first_of_300.to_string(),
+            "--tables",
+            tables,
+        ],
+        vec!["catalogue", "grid", "1", "--file", "-", "--tables", tables],
+    ] {
+        let out = std::process::Command::new(BIN)
+            .args(&args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                let mut stdin = child.stdin.take().unwrap();
+                writeln!(stdin, "{first_of_300}")?;
+                drop(stdin);
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("300.ckp: line 2: the bytes do not match"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("1\t123456789456789123789123456"));
+    }
     // No tables at all: refused, naming what to give.
     let empty = temp("catalogue_install", "empty");
     std::fs::create_dir_all(&empty).unwrap();
