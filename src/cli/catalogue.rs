@@ -648,9 +648,11 @@ fn build_checkpoints(
     Ok(true)
 }
 
-/// `catalogue install`: every table and checkpoint file of `from`, read
-/// and checked first (a bad file is bad input: nothing is copied), then
-/// copied through a temporary file and a rename.
+/// `catalogue install`: every table, checkpoint and band 2 list file of
+/// `from`, read and checked first (a bad file is bad input: nothing is
+/// copied), then written through a temporary file and a rename: the
+/// tables as counts files (`NNN.cnt`, from a text table too), the others
+/// copied.
 fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome {
     let from = match from {
         Some(from) => from,
@@ -679,11 +681,10 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
         .map_err(|e| Usage(e.to_string()))?;
     let mut files = Vec::new();
     for band in 0..BANDS {
-        files.extend(catalogue.table(band).map(|(_, path)| path.clone()));
         files.extend(catalogue.checkpoint_file(band).map(Path::to_path_buf));
         files.extend(catalogue.band2s_file(band).map(Path::to_path_buf));
     }
-    if files.is_empty() {
+    if (0..BANDS).all(|b| catalogue.table(b).is_none()) {
         return Err(Usage(format!(
             "{}: no catalogue table (NNN.cnt, or NNN.tsv) there",
             from.display()
@@ -692,6 +693,17 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut bytes = 0u64;
+    // Tables are written in the counts format whatever they were read from
+    // (an older checkout's `NNN.tsv` too), so what is installed is what is
+    // read there: a directory's `.cnt` wins over its `.tsv`.
+    for band in 0..BANDS {
+        if let Some((table, _)) = catalogue.table(band) {
+            let path = table.write(catalogue.walker(), &dir)?;
+            bytes += std::fs::metadata(&path)
+                .with_context(|| format!("reading {}", path.display()))?
+                .len();
+        }
+    }
     for path in &files {
         let name = path.file_name().expect("a file name");
         let target = dir.join(name);

@@ -88,6 +88,26 @@ fn install_copies_checked_tables_where_s17_finds_them() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("1\t123456789456789123789123456"));
 }
 
+/// A source holding an older checkout's text table (`NNN.tsv`) installs it
+/// as the counts file `build` writes: the committed bytes, and no `.tsv`
+/// beside it (a `.cnt` there would win over it).
+#[test]
+fn install_writes_a_text_table_as_its_counts_file() {
+    let from = temp("catalogue_install", "text-source");
+    std::fs::create_dir_all(&from).unwrap();
+    let out = s17(&["catalogue", "status", "--band", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::write(from.join("002.tsv"), &out.stdout).unwrap();
+    let dir = temp("catalogue_install", "text-dest");
+    let out = install(&from, &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(dir.join("002.cnt")).unwrap(),
+        std::fs::read(data("catalogue").join("002.cnt")).unwrap()
+    );
+    assert!(!dir.join("002.tsv").exists());
+}
+
 #[test]
 fn a_corrupt_source_is_refused_and_nothing_copied() {
     let from = source("corrupt");
