@@ -301,6 +301,117 @@ fn per_entry_costs_have_a_fixed_part_by_goal() {
 }
 
 #[test]
+fn per_entry_plans_of_18s_predict_each_entry_by_its_slices_cost_per_weight() {
+    let ed = Ed::new();
+    let s = spec("331:853700..853710,28:0..20").unwrap();
+    for first in [false, true] {
+        let goal = Goal {
+            first,
+            ..Goal::first_of(18)
+        };
+        let costs = CostTable::for_goal(&goal).unwrap();
+        let bands3 = pieces_bands3(&ed, &s.pieces, hi_weight(&goal));
+        let plan = Plan::per_entry(&s, 1e-9, &costs, goal, &bands3).unwrap();
+        // One entry a unit: each at its slice's cost per weight times its
+        // weight (bands 3 + 8 hi visits) to the power 0.8.
+        assert_eq!(plan.units.len(), 30);
+        for u in &plan.units {
+            let j = s.pieces.iter().position(|(k, _)| *k == u.k).unwrap();
+            let x = bands3[j][(u.entries.start - s.pieces[j].1.start) as usize];
+            let want = if x == 0 {
+                ENTRY_FLOOR_SECONDS
+            } else {
+                costs.slices[u.k].per_weight.unwrap() * f64::from(x).powf(0.8)
+            };
+            assert!((u.est_seconds - want).abs() < 1e-9, "{u:?} {x} {want}");
+        }
+        assert!(
+            plan.header.contains("cost per weight^0.8"),
+            "{}",
+            plan.header
+        );
+        // Not the committed share by weight.
+        let shared = entry_costs(
+            &s.pieces,
+            &bands3,
+            |k| costs.slices[k].per_entry,
+            FIXED_SHARE_18,
+        );
+        assert_ne!(predicted_costs(&s.pieces, &bands3, &costs, &goal), shared);
+    }
+    // The 17s: the share by weight with the fixed part, bit for bit.
+    let costs = CostTable::committed();
+    let goal = Goal::default();
+    let bands3 = pieces_bands3(&ed, &s.pieces, hi_weight(&goal));
+    assert_eq!(
+        predicted_costs(&s.pieces, &bands3, &costs, &goal),
+        entry_costs(
+            &s.pieces,
+            &bands3,
+            |k| costs.slices[k].per_entry,
+            FIXED_SHARE_17
+        )
+    );
+}
+
+#[test]
+fn replans_of_18s_judge_and_cut_by_the_cost_per_weight() {
+    let goal = Goal::first_of(18);
+    let costs = CostTable::for_goal(&goal).unwrap();
+    let ed = Ed::new();
+    let s = spec("28").unwrap();
+    let bands3 = pieces_bands3(&ed, &s.pieces, hi_weight(&goal));
+    let plan = Plan::per_entry(&s, 0.0005, &costs, goal, &bands3).unwrap();
+    let predicted = predicted_costs(&s.pieces, &bands3, &costs, &goal);
+    // The three heaviest entries measured at three times their prediction.
+    let mut heavy: Vec<u64> = (0..80).collect();
+    heavy.sort_by(|a, b| predicted[0][*b as usize].total_cmp(&predicted[0][*a as usize]));
+    heavy.truncate(3);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(crate::campaign::out_dir(dir.path())).unwrap();
+    let mut started = std::collections::BTreeSet::new();
+    for &e in &heavy {
+        let u = plan.units.iter().find(|u| u.entries.contains(&e)).unwrap();
+        started.insert(u.number);
+        let path = crate::campaign::unit_costs(dir.path(), u.number);
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        let s = 3.0 * predicted[0][e as usize];
+        text.push_str(&format!("{e}\t0\t{}\t{s}\n", bands3[0][e as usize]));
+        std::fs::write(&path, text).unwrap();
+    }
+    let (m, ratio) = measured_costs(dir.path(), &plan, &costs, Some(&ed)).unwrap();
+    assert!((ratio - 3.0).abs() < 1e-9, "{ratio}");
+    assert!((m[0].ratio - 3.0).abs() < 1e-9, "{m:?}");
+    // The re-plan cuts the entries left at the corrected cost per weight:
+    // their estimates are the slice's pooled ratio times their predictions.
+    let new = replan_with(dir.path(), &plan, &costs, 0.0005, Some(&ed)).unwrap();
+    let left: f64 = new
+        .plan
+        .units
+        .iter()
+        .filter(|u| !started.contains(&u.number))
+        .map(|u| u.est_seconds)
+        .sum();
+    let want: f64 = (0..80u64)
+        .filter(|e| {
+            !plan
+                .units
+                .iter()
+                .any(|u| started.contains(&u.number) && u.entries.contains(e))
+        })
+        .map(|e| predicted[0][e as usize])
+        .map(|p| {
+            if p > ENTRY_FLOOR_SECONDS {
+                p * m[0].ratio
+            } else {
+                p
+            }
+        })
+        .sum();
+    assert!((left / want - 1.0).abs() < 1e-9, "{left} {want}");
+}
+
+#[test]
 fn replans_judge_a_per_entry_plan_by_the_predictions_of_the_entries_measured() {
     let costs = CostTable::committed();
     let ed = Ed::new();
