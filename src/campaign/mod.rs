@@ -1,5 +1,5 @@
 //! A campaign: the exhaustive search of many entries of the ED catalogue
-//! (up to all of it, about 16.4 core-years), cut into units of about equal
+//! (up to all of it, about 17 core-years), cut into units of about equal
 //! estimated cost that a cluster runs as a job array (`s17 campaign`;
 //! ARCHITECTURE.md, "Campaigns").
 //!

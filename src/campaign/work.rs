@@ -400,14 +400,20 @@ impl Claim {
         &self.holder
     }
 
-    /// Refreshes the heartbeat; false if the claim is no longer ours
-    /// (taken as stale by another worker).
-    pub fn refresh(&self) -> bool {
-        let ours = read_claim(&self.path)
+    /// Whether the claim file still names this holder (not taken as stale
+    /// by another worker).
+    fn is_ours(&self) -> bool {
+        read_claim(&self.path)
             .ok()
             .flatten()
             .and_then(|(t, _)| Holder::parse(&t))
-            .is_some_and(|h| h.nonce == self.holder.nonce);
+            .is_some_and(|h| h.nonce == self.holder.nonce)
+    }
+
+    /// Refreshes the heartbeat; false if the claim is no longer ours
+    /// (taken as stale by another worker).
+    pub fn refresh(&self) -> bool {
+        let ours = self.is_ours();
         if ours {
             let _ = self.file.set_modified(SystemTime::now());
         }
@@ -426,12 +432,7 @@ impl Claim {
     pub fn release(&mut self) {
         if !self.released {
             self.released = true;
-            let ours = read_claim(&self.path)
-                .ok()
-                .flatten()
-                .and_then(|(t, _)| Holder::parse(&t))
-                .is_some_and(|h| h.nonce == self.holder.nonce);
-            if ours {
+            if self.is_ours() {
                 let _ = fs::remove_file(&self.path);
             }
         }

@@ -97,20 +97,12 @@ pub struct BitmapInfo {
 impl BitmapInfo {
     /// What a set bit says, for people: "has a minimal 18 (first per visit)".
     pub fn describe(&self) -> String {
-        format!(
-            "has {} {}{}",
-            if self.kind & KIND_NON_MINIMAL != 0 {
-                "a valid"
-            } else {
-                "a minimal"
-            },
-            self.clues,
-            if self.kind & KIND_FIRST != 0 {
-                " (first per visit)"
-            } else {
-                ""
-            }
-        )
+        crate::search::Goal {
+            clues: self.clues as usize,
+            non_minimal: self.kind & KIND_NON_MINIMAL != 0,
+            first: self.kind & KIND_FIRST != 0,
+        }
+        .flag_text()
     }
 
     /// Bytes up to the block checksums.

@@ -139,15 +139,7 @@ pub fn run_entries<B: AsRef<[u8]> + Sync>(
         if stop() {
             return Ok(());
         }
-        let clock = ThreadClock::start();
-        let result = exhauster
-            .search_entry(k, entry)
-            .map_err(|source| DriveError::Entry {
-                k,
-                entry: entry.number,
-                source,
-            })?;
-        let cpu = clock.elapsed();
+        let (result, cpu) = search_timed(exhauster, k, entry, 0, 1)?;
         let mut guard = shared.lock().expect("no panic while recording");
         let (recorder, costs) = &mut *guard;
         if let Some(costs) = costs {
@@ -164,6 +156,26 @@ pub fn run_entries<B: AsRef<[u8]> + Sync>(
         costs.file.sync_data().map_err(|e| costs.error(e))?;
     }
     outcome.map(|()| totals)
+}
+
+/// Part `part` of `parts` of slice `k`'s `entry` searched on this thread
+/// (the whole entry for part 0 of 1): its result and CPU time.
+fn search_timed<B: AsRef<[u8]> + Sync>(
+    exhauster: &Exhauster<'_, B>,
+    k: usize,
+    entry: &Entry,
+    part: usize,
+    parts: usize,
+) -> Result<(EntryResult, Duration), DriveError> {
+    let clock = ThreadClock::start();
+    let result = exhauster
+        .search_entry_part(k, entry, part, parts)
+        .map_err(|source| DriveError::Entry {
+            k,
+            entry: entry.number,
+            source,
+        })?;
+    Ok((result, clock.elapsed()))
 }
 
 /// The part files of a run whose output is `base`: `BASE.part`, its
@@ -229,15 +241,7 @@ pub fn run_entry_in_parts<B: AsRef<[u8]> + Sync>(
         if stop() {
             return Ok(());
         }
-        let clock = ThreadClock::start();
-        let result = exhauster
-            .search_entry_part(k, entry, part, parts)
-            .map_err(|source| DriveError::Entry {
-                k,
-                entry: entry.number,
-                source,
-            })?;
-        let cpu = clock.elapsed();
+        let (result, cpu) = search_timed(exhauster, k, entry, part, parts)?;
         let mut guard = shared.lock().expect("no panic while recording");
         let (files, costs) = &mut *guard;
         let mut log = CostLog {

@@ -131,6 +131,18 @@ impl Goal {
         text
     }
 
+    /// What a flag of this goal says of a grid, for people: "has a minimal
+    /// 18 (first per visit)", "has a valid 18" (flag files, bitmaps).
+    pub fn flag_text(&self) -> String {
+        let what = if self.non_minimal {
+            "a valid"
+        } else {
+            "a minimal"
+        };
+        let first = if self.first { " (first per visit)" } else { "" };
+        format!("has {what} {}{first}", self.clues)
+    }
+
     /// The flags that ask for the goal: `--clues N`, then `--first` and
     /// `--non-minimal` when set.
     pub fn flags(&self) -> String {
