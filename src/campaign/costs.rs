@@ -299,7 +299,7 @@ impl CostTable {
         if fit.is_empty() {
             return;
         }
-        let (line, tau2) = centre_line(&fit);
+        let (line, _, tau2) = centre_line(&fit);
         let mut per: Vec<f64> = self
             .slices
             .iter()
@@ -384,22 +384,7 @@ impl CostTable {
         if with.is_empty() {
             return;
         }
-        let count = with.len() as f64;
-        let mean_x = with.iter().map(|w| w.0).sum::<f64>() / count;
-        let mean_y = with.iter().map(|w| w.1).sum::<f64>() / count;
-        let sxx: f64 = with.iter().map(|w| (w.0 - mean_x).powi(2)).sum();
-        let sxy: f64 = with.iter().map(|w| (w.0 - mean_x) * (w.1 - mean_y)).sum();
-        let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
-        let centre = |x: f64| mean_y + slope * (x - mean_x);
-        let spread = with
-            .iter()
-            .map(|w| (w.1 - centre(w.0)).powi(2))
-            .sum::<f64>()
-            / count;
-        let noise = with.iter().map(|w| w.2).sum::<f64>() / count;
-        // A spread below the noise leaves a little between-slice variance:
-        // every slice keeps some of its own sample.
-        let tau2 = (spread - noise).max(spread / 10.0);
+        let (centre, slope, tau2) = centre_line(&with);
         let mut shrunk: Vec<f64> = self
             .slices
             .iter()
@@ -489,10 +474,12 @@ fn parse_weight_line(s: &str) -> Option<(f64, f64)> {
     Some((num(p, "power")?, num(&c, "cv")?))
 }
 
-/// The least-squares line of `(x, y, s²)` points, y on x, and the spread
-/// around it less the mean s² (at least a tenth of the spread): the centre
-/// and between-slice variance of [`CostTable::shrink_per_weight`].
-fn centre_line(points: &[(f64, f64, f64)]) -> (impl Fn(f64) -> f64, f64) {
+/// The least-squares line of `(x, y, s²)` points, y on x, its slope, and
+/// the spread around it less the mean s²: the centre and between-slice
+/// variance of [`CostTable::shrink`] and [`CostTable::shrink_per_weight`].
+/// A spread below the noise leaves a tenth of the spread: every slice keeps
+/// some of its own sample.
+fn centre_line(points: &[(f64, f64, f64)]) -> (impl Fn(f64) -> f64, f64, f64) {
     let count = points.len() as f64;
     let mean_x = points.iter().map(|p| p.0).sum::<f64>() / count;
     let mean_y = points.iter().map(|p| p.1).sum::<f64>() / count;
@@ -506,7 +493,7 @@ fn centre_line(points: &[(f64, f64, f64)]) -> (impl Fn(f64) -> f64, f64) {
         .sum::<f64>()
         / count;
     let noise = points.iter().map(|p| p.2).sum::<f64>() / count;
-    (line, (spread - noise).max(spread / 10.0))
+    (line, slope, (spread - noise).max(spread / 10.0))
 }
 
 #[cfg(test)]
@@ -674,148 +661,6 @@ mod tests {
             let entries: f64 = t.slices.iter().map(|s| s.entries as f64).sum();
             assert!(s.per_entry < want / entries, "{}: {s:?}", t.source);
         }
-    }
-
-    #[test]
-    fn the_18_tables_predict_entries_by_their_cost_per_weight() {
-        let floor = crate::campaign::plan::ENTRY_FLOOR_SECONDS;
-        // The 17s keep their means (no cost per weight): their plans are
-        // unchanged.
-        let t17 = CostTable::committed();
-        assert_eq!(t17.weight_power, None);
-        assert!(t17.slices.iter().all(|s| s.per_weight.is_none()));
-        assert_eq!(t17.per_weight_seconds(21, 100, floor), None);
-        // The 18 tables: figures checked against the held-out check's own
-        // fit (/work/notes/h52m-scripts/model.py, ratio_fit, power 0.8, cv 0.5).
-        for (first, want) in [
-            (
-                false,
-                [
-                    (21, 1.192_858_084),
-                    (28, 1.397_973_368),
-                    (299, 0.918_647_426),
-                ],
-            ),
-            (
-                true,
-                [
-                    (21, 0.959_223_834),
-                    (28, 1.041_161_154),
-                    (299, 0.707_325_527),
-                ],
-            ),
-        ] {
-            let t = CostTable::for_goal(&Goal {
-                first,
-                ..Goal::first_of(18)
-            })
-            .unwrap();
-            assert_eq!(t.weight_power, Some(0.8), "{}", t.source);
-            assert!(
-                t.model.contains("per entry: cost per weight^0.8 (weight = bands 3 + 8 hi visits), within-slice cv 0.5"),
-                "{}",
-                t.model
-            );
-            for (k, per) in want {
-                let got = t.slices[k].per_weight.unwrap();
-                // (to the table's six decimals of WEIGHT)
-                assert!(
-                    (got / per - 1.0).abs() < 1e-6,
-                    "{first} slice {k}: {got} {per}"
-                );
-                // An entry of weight 100: per x 100^0.8; of weight 0: the floor.
-                let e = t.per_weight_seconds(k, 100, floor).unwrap();
-                assert!((e - got * 100f64.powf(0.8)).abs() < 1e-9, "{e}");
-                assert_eq!(t.per_weight_seconds(k, 0, floor), Some(floor));
-            }
-            // The sampled entries' predicted total is their measured total;
-            // the slices with no weighed entry (317 and 330) get the line.
-            let seconds: f64 = t
-                .slices
-                .iter()
-                .filter(|s| s.weighed > 0)
-                .map(|s| s.table * s.sampled as f64)
-                .sum();
-            let predicted: f64 = t
-                .slices
-                .iter()
-                .map(|s| s.per_weight.unwrap() * s.weight)
-                .sum();
-            assert!(
-                (predicted / seconds - 1.0).abs() < 1e-3,
-                "{predicted} {seconds}"
-            );
-            let none: Vec<usize> = (0..SLICES).filter(|&k| t.slices[k].weighed == 0).collect();
-            assert_eq!(none, vec![317, 330]);
-            assert!(none.iter().all(|&k| t.slices[k].per_weight.unwrap() > 0.0));
-            // The flat means are as before (the shrunk table means).
-            assert!(
-                t.model.starts_with("shrunk: within-slice cv 2"),
-                "{}",
-                t.model
-            );
-        }
-    }
-
-    #[test]
-    fn cost_per_weight_is_shrunk_toward_the_other_slices() {
-        // Every slice n weighed entries of weight^power 10 in all, at 0.45
-        // to 2.2 s a unit of weight (10 e^(0.8 j / 2) s, j from -2 to 2), but
-        // a dear one (slice 7, 50 s) and one with no weighed entry (slice 9).
-        let secs = |k: usize| match k {
-            7 => 50.0,
-            9 => 0.0,
-            k => 10.0 * (0.4 * ((k % 5) as f64 - 2.0)).exp(),
-        };
-        let text = |n: u64, cv: &str| {
-            let mut text = format!("# source: test\n# {WEIGHT_LINE} power 0.8, cv {cv} (test)\n");
-            for k in 0..SLICES {
-                let (weighed, weight, secs) = match k {
-                    9 => (0, 0.0, 0.0),
-                    k => (n, 10.0, secs(k)),
-                };
-                let e = 100 + k;
-                text.push_str(&format!(
-                    "{k}\t{e}\t{e}\t{n}\t{secs}\t{}\t{weighed}\t{weight}\n",
-                    secs / n as f64
-                ));
-            }
-            text
-        };
-        let t = CostTable::parse(&text(3, "0.5"), Path::new("t.tsv")).unwrap();
-        assert_eq!(t.weight_power, Some(0.8));
-        let per = |t: &CostTable, k: usize| t.slices[k].per_weight.unwrap();
-        // The dear slice is pulled in but stays dearest; the slice with no
-        // weighed entry is near the others.
-        assert!(per(&t, 7) < 5.0 && per(&t, 7) > 1.2, "{}", per(&t, 7));
-        assert!((0.8..1.5).contains(&per(&t, 9)), "{}", per(&t, 9));
-        // More entries, or a smaller cv: a slice keeps more of its own.
-        let t12 = CostTable::parse(&text(12, "0.5"), Path::new("t.tsv")).unwrap();
-        assert!(per(&t12, 7) > per(&t, 7), "{} {}", per(&t12, 7), per(&t, 7));
-        let wide = CostTable::parse(&text(3, "2"), Path::new("t.tsv")).unwrap();
-        assert!(
-            per(&wide, 7) < per(&t, 7),
-            "{} {}",
-            per(&wide, 7),
-            per(&t, 7)
-        );
-        // The sample's total is kept.
-        let total: f64 = t
-            .slices
-            .iter()
-            .map(|s| s.per_weight.unwrap() * s.weight)
-            .sum();
-        let want: f64 = (0..SLICES).map(secs).sum();
-        assert!((total / want - 1.0).abs() < 1e-9, "{total} {want}");
-        // Bad lines are named.
-        let err = CostTable::parse(&text(3, "x"), Path::new("t.tsv")).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "t.tsv: line 2: bad cost per weight \"power 0.8, cv x (test)\""
-        );
-        let short = text(3, "0.5").replacen("\t3\t10\n", "\n", 1);
-        let err = CostTable::parse(&short, Path::new("t.tsv")).unwrap_err();
-        assert_eq!(err.to_string(), "t.tsv: line 3: expected 8 fields, got 6");
     }
 
     #[test]
