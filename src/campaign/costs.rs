@@ -39,6 +39,23 @@
 //! table's: shrinkage moves cost between slices, the total stays the
 //! stratified estimate of the sample. A table without the line (every
 //! v1 table before it, any `--costs FILE`) is read as its means.
+//!
+//! **Cost per weight** (`plan --per-entry`). A table whose header has a
+//! line `# cost per weight: power P, cv C` has two more columns, WEIGHED
+//! (the sampled entries of weight above 0) and WEIGHT (their weights to
+//! the power P, added; an entry's weight is its bands 3 plus 8 for each
+//! hi visit, what `--per-entry` counts for 18s): each slice's cost per
+//! weight, SECONDS over WEIGHT, is shrunk as the means are (the log of a
+//! ratio of n weighed entries with variance ln(1 + C²/n), toward a line in
+//! the log of the slice's ED grids per entry; [`CostTable::shrink_per_weight`]),
+//! the sampled entries' total kept, and a `--per-entry` plan predicts an
+//! entry of weight x > 0 at that figure times x^P (an entry of weight 0
+//! costs the entry floor). The slice's sampled entries then say how dear a
+//! unit of weight is there, not what its average entry costs; the planned
+//! entries' own weights do the rest. An 18 entry's cost grows about as its
+//! weight to the power 0.8 (P and C chosen on the three seeds' entries,
+//! each seed held out: `benches/README.md`, "An entry's weight at plan
+//! time"). Flat plans keep the slice's mean.
 
 use std::path::{Path, PathBuf};
 
@@ -92,6 +109,15 @@ pub struct SliceCost {
     /// The CPU seconds per entry a plan uses: the table's, or shrunk
     /// ([`CostTable::shrink`]).
     pub per_entry: f64,
+    /// Sampled entries of weight above 0 (a table with a cost per weight,
+    /// module note; else 0).
+    pub weighed: u64,
+    /// Their weights to the table's power, added (else 0).
+    pub weight: f64,
+    /// The CPU seconds per unit of weight to the power a `--per-entry`
+    /// plan uses ([`CostTable::shrink_per_weight`]); `None` without a cost
+    /// per weight.
+    pub per_weight: Option<f64>,
 }
 
 /// The cost of every slice, and where the figures come from.
@@ -103,12 +129,19 @@ pub struct CostTable {
     pub source: String,
     /// The header's `# within-slice cv:` figure, if any.
     pub within_cv: Option<f64>,
-    /// How `per_entry` was made: `table means`, or the shrinkage's figures.
+    /// How `per_entry` was made: `table means`, or the shrinkage's figures;
+    /// then the cost per weight's, if any.
     pub model: String,
+    /// The header's `# cost per weight:` power, if any (module note).
+    pub weight_power: Option<f64>,
 }
 
 /// The header line that asks for shrinkage (module note).
 pub const CV_LINE: &str = "within-slice cv:";
+
+/// The header line that gives the cost per weight (module note):
+/// `# cost per weight: power P, cv C`.
+pub const WEIGHT_LINE: &str = "cost per weight:";
 
 /// Added to a slice's ED grids per entry before its log is taken (the
 /// centre a slice is shrunk toward, module note): a slice with no ED grid
@@ -132,8 +165,10 @@ impl CostTable {
             reason,
         };
         let mut slices = Vec::with_capacity(SLICES);
+        let mut seconds_sampled = Vec::with_capacity(SLICES);
         let mut source = path.display().to_string();
         let mut within_cv = None;
+        let mut per_weight: Option<(f64, f64)> = None;
         for (i, line) in text.lines().enumerate() {
             let n = i + 1;
             if let Some(comment) = line.strip_prefix('#') {
@@ -149,14 +184,21 @@ impl CostTable {
                         .ok_or_else(|| bad(n, format!("bad within-slice cv {word:?}")))?;
                     within_cv = Some(cv);
                 }
+                if let Some(s) = comment.trim().strip_prefix(WEIGHT_LINE) {
+                    per_weight =
+                        Some(parse_weight_line(s).ok_or_else(|| {
+                            bad(n, format!("bad cost per weight {:?}", s.trim()))
+                        })?);
+                }
                 continue;
             }
             if line.trim().is_empty() {
                 continue;
             }
             let f: Vec<&str> = line.split('\t').collect();
-            if f.len() != 6 {
-                return Err(bad(n, format!("expected 6 fields, got {}", f.len())));
+            let fields = if per_weight.is_some() { 8 } else { 6 };
+            if f.len() != fields {
+                return Err(bad(n, format!("expected {fields} fields, got {}", f.len())));
             }
             let int = |j: usize, what: &str| -> Result<u64, CampaignError> {
                 f[j].parse()
@@ -179,12 +221,31 @@ impl CostTable {
                 return Err(bad(n, format!("bad seconds per entry {per_entry}")));
             }
             let per_entry = per_entry.max(FLOOR_SECONDS);
+            let (weighed, weight) = if per_weight.is_some() {
+                let weight: f64 = f[7]
+                    .parse()
+                    .ok()
+                    .filter(|w: &f64| w.is_finite() && *w >= 0.0)
+                    .ok_or_else(|| bad(n, format!("bad weight {:?}", f[7])))?;
+                (int(6, "count of weighed entries")?, weight)
+            } else {
+                (0, 0.0)
+            };
+            let seconds: f64 = f[4]
+                .parse()
+                .ok()
+                .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| bad(n, format!("bad seconds {:?}", f[4])))?;
+            seconds_sampled.push(seconds);
             slices.push(SliceCost {
                 entries,
                 grids,
                 sampled,
                 table: per_entry,
                 per_entry,
+                weighed,
+                weight,
+                per_weight: None,
             });
         }
         if slices.len() != SLICES {
@@ -198,11 +259,99 @@ impl CostTable {
             source,
             within_cv,
             model: "table means".to_string(),
+            weight_power: None,
         };
         if let Some(cv) = within_cv {
             table.shrink(cv);
         }
+        if let Some((power, cv)) = per_weight {
+            table.shrink_per_weight(power, cv, &seconds_sampled);
+        }
         Ok(table)
+    }
+
+    /// Sets each slice's cost per unit of weight (module note): `seconds[k]`
+    /// the CPU seconds of slice k's sampled entries, over its `weight`,
+    /// shrunk on the log scale toward a line in the log of the slice's ED
+    /// grids per entry (as [`CostTable::shrink`], `cv` the spread of an
+    /// entry's cost over its weight to the power within its slice); a
+    /// slice with no weighed entry gets the line's value. Then all are
+    /// scaled so that the sampled entries' predicted total is their
+    /// measured one.
+    pub fn shrink_per_weight(&mut self, power: f64, cv: f64, seconds: &[f64]) {
+        let s2 = |n: u64| (cv * cv / n.max(1) as f64).ln_1p();
+        let x = |s: &SliceCost| (s.grids as f64 / s.entries as f64 + GRIDS_PER_ENTRY_OFFSET).ln();
+        // (x, biased log ratio, s²) of the slices with a weighed entry; a
+        // sample that took no time is at the entry floor per entry.
+        let with: Vec<Option<(f64, f64, f64)>> = self
+            .slices
+            .iter()
+            .zip(seconds)
+            .map(|(s, &secs)| {
+                (s.weighed > 0 && s.weight > 0.0).then(|| {
+                    let secs = secs.max(super::plan::ENTRY_FLOOR_SECONDS * s.weighed as f64);
+                    let v = s2(s.weighed);
+                    (x(s), (secs / s.weight).ln() + v / 2.0, v)
+                })
+            })
+            .collect();
+        let fit: Vec<(f64, f64, f64)> = with.iter().flatten().copied().collect();
+        if fit.is_empty() {
+            return;
+        }
+        let (line, _, tau2) = centre_line(&fit);
+        let mut per: Vec<f64> = self
+            .slices
+            .iter()
+            .zip(&with)
+            .map(|(s, w)| match w {
+                Some((x, y, v)) => {
+                    let w = tau2 / (tau2 + v);
+                    (w * y + (1.0 - w) * line(*x) + w * v / 2.0).exp()
+                }
+                None => (line(x(s)) + tau2 / 2.0).exp(),
+            })
+            .collect();
+        let want: f64 = with
+            .iter()
+            .zip(seconds)
+            .filter(|(w, _)| w.is_some())
+            .map(|(_, &secs)| secs)
+            .sum();
+        let got: f64 = per
+            .iter()
+            .zip(&self.slices)
+            .zip(&with)
+            .filter(|(_, w)| w.is_some())
+            .map(|((p, s), _)| p * s.weight)
+            .sum();
+        let scale = if got > 0.0 && want > 0.0 {
+            want / got
+        } else {
+            1.0
+        };
+        for (s, p) in self.slices.iter_mut().zip(per.iter_mut()) {
+            s.per_weight = Some(*p * scale);
+        }
+        self.weight_power = Some(power);
+        self.model.push_str(&format!(
+            "; per entry: cost per weight^{power} (weight = bands 3 + 8 hi visits), within-slice cv {cv}, between-slice log sd {:.2}, scaled by {scale:.3} to the sample's total",
+            tau2.sqrt()
+        ));
+    }
+
+    /// An entry's predicted CPU seconds by the cost per weight (module
+    /// note): slice `k`'s cost per weight times `weight` to the power, at
+    /// least `floor`, or `floor` for weight 0; `None` for a table without a
+    /// cost per weight.
+    pub fn per_weight_seconds(&self, k: usize, weight: u32, floor: f64) -> Option<f64> {
+        let power = self.weight_power?;
+        let per = self.slices[k].per_weight?;
+        Some(if weight == 0 {
+            floor
+        } else {
+            (per * f64::from(weight).powf(power)).max(floor)
+        })
     }
 
     /// Shrinks every slice's mean toward the catalogue's (module note),
@@ -235,22 +384,7 @@ impl CostTable {
         if with.is_empty() {
             return;
         }
-        let count = with.len() as f64;
-        let mean_x = with.iter().map(|w| w.0).sum::<f64>() / count;
-        let mean_y = with.iter().map(|w| w.1).sum::<f64>() / count;
-        let sxx: f64 = with.iter().map(|w| (w.0 - mean_x).powi(2)).sum();
-        let sxy: f64 = with.iter().map(|w| (w.0 - mean_x) * (w.1 - mean_y)).sum();
-        let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
-        let centre = |x: f64| mean_y + slope * (x - mean_x);
-        let spread = with
-            .iter()
-            .map(|w| (w.1 - centre(w.0)).powi(2))
-            .sum::<f64>()
-            / count;
-        let noise = with.iter().map(|w| w.2).sum::<f64>() / count;
-        // A spread below the noise leaves a little between-slice variance:
-        // every slice keeps some of its own sample.
-        let tau2 = (spread - noise).max(spread / 10.0);
+        let (centre, slope, tau2) = centre_line(&with);
         let mut shrunk: Vec<f64> = self
             .slices
             .iter()
@@ -325,6 +459,41 @@ impl CostTable {
     pub fn seconds(&self, k: usize, entries: u64) -> f64 {
         self.slices[k].per_entry * entries as f64
     }
+}
+
+/// `power P, cv C` of a `# cost per weight:` line, both finite and
+/// positive.
+fn parse_weight_line(s: &str) -> Option<(f64, f64)> {
+    let (p, c) = s.trim().split_once(',')?;
+    let num = |t: &str, key: &str| -> Option<f64> {
+        let v: f64 = t.trim().strip_prefix(key)?.trim().parse().ok()?;
+        (v.is_finite() && v > 0.0).then_some(v)
+    };
+    // The cv may be followed by words in parentheses.
+    let c = c.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+    Some((num(p, "power")?, num(&c, "cv")?))
+}
+
+/// The least-squares line of `(x, y, s²)` points, y on x, its slope, and
+/// the spread around it less the mean s²: the centre and between-slice
+/// variance of [`CostTable::shrink`] and [`CostTable::shrink_per_weight`].
+/// A spread below the noise leaves a tenth of the spread: every slice keeps
+/// some of its own sample.
+fn centre_line(points: &[(f64, f64, f64)]) -> (impl Fn(f64) -> f64, f64, f64) {
+    let count = points.len() as f64;
+    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / count;
+    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / count;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    let line = move |x: f64| mean_y + slope * (x - mean_x);
+    let spread = points
+        .iter()
+        .map(|p| (p.1 - line(p.0)).powi(2))
+        .sum::<f64>()
+        / count;
+    let noise = points.iter().map(|p| p.2).sum::<f64>() / count;
+    (line, slope, (spread - noise).max(spread / 10.0))
 }
 
 #[cfg(test)]

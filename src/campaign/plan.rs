@@ -27,11 +27,14 @@
 //! entry's bands 3 are counted first (a walk of its visits, [`entry_bands3`],
 //! about the cost of `enumerate --count`: some 20 µs an entry, so a slice of
 //! a million entries takes about 20 CPU-seconds and the whole catalogue
-//! several CPU-hours), and a slice's planned cost is shared among its
-//! planned entries by weight: its bands 3, each hi visit weighing
-//! [`hi_weight`] more for 18s, plus a fixed part, [`fixed_share`] times
-//! the slice's mean (4 for 17s, whose bands 3 tell little of an entry's
-//! cost, 8 for 18s, whose bands 3 overweigh the heaviest; an entry of weight 0
+//! several CPU-hours), each hi visit weighing [`hi_weight`] more for 18s
+//! ([`predicted_costs`]). With a table that has a cost per weight (the 18
+//! tables, [`CostTable::shrink_per_weight`]) an entry of weight x costs its
+//! slice's cost per weight times x^0.8, fitted on the sampled entries'
+//! own weights. Else (17s) a slice's planned cost is shared among its
+//! planned entries by weight: its bands 3 plus a fixed part,
+//! [`fixed_share`] times the slice's mean (4 for 17s, whose bands 3 tell
+//! little of an entry's cost; an entry of weight 0
 //! costs [`ENTRY_FLOOR_SECONDS`]): the slice's total stays the table's,
 //! a heavy entry is planned heavy and light ones share a unit. A range is
 //! then cut greedily in order ([`cut_by_entry`]): a unit is closed before
@@ -245,7 +248,7 @@ mod per_entry;
 pub use per_entry::{
     BANDS3_SECONDS_PER_ENTRY, ENTRY_FLOOR_SECONDS, FIXED_SHARE_17, FIXED_SHARE_18, HI_WEIGHT_18,
     PER_ENTRY_BYTES, cut_by_entry, entry_bands3, entry_costs, fixed_share, hi_weight,
-    pieces_bands3,
+    pieces_bands3, predicted_costs,
 };
 
 /// A campaign's units, and the header naming the plan.
@@ -313,12 +316,7 @@ impl Plan {
     ) -> Result<Plan, CampaignError> {
         let hours = check_unit_hours(unit_hours)?;
         let target = hours * 3600.0;
-        let predicted = entry_costs(
-            &spec.pieces,
-            bands3,
-            |k| costs.slices[k].per_entry,
-            fixed_share(&goal),
-        );
+        let predicted = predicted_costs(&spec.pieces, bands3, costs, &goal);
         let mut units = Vec::new();
         for ((k, range), c) in spec.pieces.iter().zip(&predicted) {
             assert_eq!(c.len() as u64, range.end - range.start, "a cost per entry");

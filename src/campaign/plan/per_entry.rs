@@ -42,7 +42,9 @@ pub const HI_WEIGHT_18: u32 = 8;
 /// predicted, its slice's mean taken out, is 0.99 at F = 0, 0.68 at F = 4
 /// and 0.69 flat (a 17 entry's bands 3 tell little of its cost: its bands
 /// 1+2 work is most of it). The 18s (every minimal one) take the 18
-/// first's F, not measured apart.
+/// first's F, not measured apart. The committed 18 tables have a cost per
+/// weight ([`predicted_costs`]), which replaces the share by weight and
+/// with it F: F applies to an 18 table without one (`--costs FILE`).
 pub fn fixed_share(goal: &Goal) -> f64 {
     if goal.clues >= 18 {
         FIXED_SHARE_18
@@ -133,6 +135,41 @@ pub fn entry_costs(
                     } else {
                         ENTRY_FLOOR_SECONDS
                     }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Each planned entry's cost by the table `costs` and the goal: by the
+/// table's cost per weight when it has one (an entry of weight x > 0 at
+/// its slice's cost per weight times x to the table's power,
+/// [`CostTable::per_weight_seconds`]: the 18 tables), else its slice's
+/// cost per entry shared by weight ([`entry_costs`], the goal's
+/// [`fixed_share`]).
+pub fn predicted_costs(
+    pieces: &[(usize, Range<u64>)],
+    bands3: &[Vec<u32>],
+    costs: &CostTable,
+    goal: &Goal,
+) -> Vec<Vec<f64>> {
+    if costs.weight_power.is_none() {
+        return entry_costs(
+            pieces,
+            bands3,
+            |k| costs.slices[k].per_entry,
+            fixed_share(goal),
+        );
+    }
+    pieces
+        .iter()
+        .zip(bands3)
+        .map(|((k, _), b)| {
+            b.iter()
+                .map(|&x| {
+                    costs
+                        .per_weight_seconds(*k, x, ENTRY_FLOOR_SECONDS)
+                        .expect("a table with a power has a cost per weight for every slice")
                 })
                 .collect()
         })

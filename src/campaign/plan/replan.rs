@@ -7,8 +7,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::{
-    MAGIC, MAX_UNITS, PER_ENTRY_TAIL, Plan, Unit, check_unit_hours, cut_by_entry, entry_costs,
-    even_cuts, fixed_share, format_hours, hi_weight, pieces_bands3, unit_count,
+    MAGIC, MAX_UNITS, PER_ENTRY_TAIL, Plan, Unit, check_unit_hours, cut_by_entry, even_cuts,
+    format_hours, hi_weight, pieces_bands3, predicted_costs, unit_count,
 };
 use crate::campaign::{CampaignError, CostTable, SLICES, io_error, out_dir, unit_costs, work};
 use crate::ed::Ed;
@@ -80,7 +80,7 @@ fn started_units(dir: &Path) -> Result<BTreeSet<usize>, CampaignError> {
 /// one. The seconds planned for the entries measured are the table's cost
 /// per entry times their cost lines, or, for a plan cut by entry
 /// ([`Plan::is_per_entry`]) when `ed` is given, the sum of the per-entry
-/// predictions of the same entries ([`entry_costs`] over the plan's
+/// predictions of the same entries ([`predicted_costs`] over the plan's
 /// entries of their slice): a heavy entry measured first is then judged
 /// against its own heavy prediction, not against the slice's mean.
 pub fn measured_costs(
@@ -167,7 +167,7 @@ pub fn measured_costs(
 }
 
 /// The per-entry predictions of a plan cut by entry for one slice: each
-/// planned entry's cost as the plan predicted it ([`entry_costs`] over the
+/// planned entry's cost as the plan predicted it ([`predicted_costs`] over the
 /// plan's entries of the slice, `costs`' cost per entry, the goal's
 /// weights), kept by runs of entries.
 struct SlicePredictions {
@@ -189,12 +189,7 @@ impl SlicePredictions {
             }
         }
         let bands3 = pieces_bands3(ed, &pieces, hi_weight(&plan.goal));
-        let costs = entry_costs(
-            &pieces,
-            &bands3,
-            |k| costs.slices[k].per_entry,
-            fixed_share(&plan.goal),
-        );
+        let costs = predicted_costs(&pieces, &bands3, costs, &plan.goal);
         SlicePredictions { pieces, costs }
     }
 
@@ -257,11 +252,11 @@ pub fn replan_with(
     // Per entry: each piece's cuts by the predicted costs, as counts of
     // entries; else nearly equal lengths.
     let predicted = ed.map(|ed| {
-        entry_costs(
+        predicted_costs(
             &pieces,
             &pieces_bands3(ed, &pieces, hi_weight(&plan.goal)),
-            |k| corrected.slices[k].per_entry,
-            fixed_share(&plan.goal),
+            &corrected,
+            &plan.goal,
         )
     });
     let mut cuts: Vec<Option<Vec<Range<u64>>>> = match &predicted {
@@ -328,9 +323,12 @@ fn corrected_costs(costs: &CostTable, measured: &[Measured], ratio: f64) -> Cost
     let mut corrected = costs.clone();
     for s in corrected.slices.iter_mut() {
         s.per_entry *= ratio;
+        s.per_weight = s.per_weight.map(|p| p * ratio);
     }
     for m in measured {
-        corrected.slices[m.k].per_entry = costs.slices[m.k].per_entry * m.ratio;
+        let (was, now) = (&costs.slices[m.k], &mut corrected.slices[m.k]);
+        now.per_entry = was.per_entry * m.ratio;
+        now.per_weight = was.per_weight.map(|p| p * m.ratio);
     }
     corrected
 }

@@ -139,11 +139,13 @@ struct PlanArgs {
     costs: Option<PathBuf>,
     /// Cut units by each entry's predicted cost: count every planned
     /// entry's bands 3 first (about 20 µs an entry, all cores: seconds a
-    /// slice, hours for the whole catalogue) and share each slice's cost
-    /// among its entries by them (for 18s, each hi visit weighs as 8
-    /// bands 3) plus a fixed part (4 times the slice's mean for 17s, 8 for
-    /// 18s; an entry with none costs nothing), so a heavy entry gets its
-    /// own unit and light ones share. With --replan: the units not started.
+    /// slice, hours for the whole catalogue); for 18s each hi visit weighs
+    /// as 8 bands 3 more and an entry costs its slice's cost per weight
+    /// times its weight to the power 0.8 (the table's `# cost per weight`
+    /// line); for 17s each slice's cost is shared among its entries by
+    /// their bands 3 plus a fixed part (4 times the slice's mean). An entry
+    /// with none costs nothing; a heavy entry gets its own unit and light
+    /// ones share. With --replan: the units not started.
     #[arg(long)]
     per_entry: bool,
 }
