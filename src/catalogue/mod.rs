@@ -37,6 +37,7 @@
 //! [`CatalogueError::NotBuilt`], naming the command that builds what is
 //! missing.
 
+pub mod band2s;
 pub mod bitmap;
 pub mod checkpoint;
 pub mod table;
@@ -51,8 +52,9 @@ use rayon::prelude::*;
 use crate::band::{BANDS, Band};
 use crate::grid::Grid;
 
+pub use band2s::BandBand2s;
 pub use checkpoint::BandCheckpoints;
-pub use table::{BandBand2s, BandTable};
+pub use table::BandTable;
 pub use walk::{Flow, Walker};
 
 /// The number of ED grids: the catalogue's last number.

@@ -1,0 +1,271 @@
+//! The band 2 lists (`NNN.b2s`): per prefix of one first band, the band
+//! 2s (rows 5-6) that hold grids, so a stream through the band walks only
+//! those ([`BandBand2s`]).
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::CatalogueError;
+use super::checkpoint::{Bits, decode_rows56, encode_rows56, format_error, read_bits};
+use super::table::{BandTable, fnv1a64, header_rest};
+use super::walk::{Band2, Flow, Walker};
+use crate::band::band_to_string;
+
+/// The band 2s that hold grids, per prefix of one first band (`NNN.b2s`):
+/// a stream of such a band walks these band 2s only, skipping the filling
+/// of rows 5-6 and the band 2s the walk would refuse (most of them in the
+/// last bands: 150,595 of 6.6 million listed in bands 335-416).
+///
+/// File: a header line `# s17 catalogue band 2s: first band NNN BAND, T
+/// grids, M band 2s, L bytes, fnv1a64 H`, then per prefix in table order
+/// (bits, most significant first, the last byte padded with 0s): the
+/// number of its band 2s with grids (Elias gamma), then each one's rows
+/// 5-6 coded as a checkpoint's are (no offset), increasing. Reading checks
+/// the header against the table, the hash, that every code is a filling of
+/// rows 5-6 that passes the walk's band-2 tests, that a prefix's increase
+/// and number between 1 and its grids, and that the body ends with the
+/// last. That these are exactly the band 2s with grids is how the file is
+/// made (`s17 catalogue build --band2s`: each prefix walked, its count
+/// checked against the table) and what a test samples.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BandBand2s {
+    /// Catalogue index, 0-based.
+    pub band: usize,
+    band2s: Vec<Band2>,
+    /// Per prefix, where its band 2s start in `band2s` (one more entry).
+    starts: Vec<u32>,
+}
+
+impl BandBand2s {
+    /// The file name of band `band` (0-based): `001.b2s` for the first.
+    pub fn file_name(band: usize) -> String {
+        format!("{:03}.b2s", band + 1)
+    }
+
+    /// The band 2s with grids of prefix `prefix`, increasing.
+    pub fn of_prefix(&self, prefix: usize) -> &[Band2] {
+        &self.band2s[self.starts[prefix] as usize..self.starts[prefix + 1] as usize]
+    }
+
+    /// The number of band 2s listed.
+    pub fn len(&self) -> usize {
+        self.band2s.len()
+    }
+
+    /// Whether none is (a band with no grid).
+    pub fn is_empty(&self) -> bool {
+        self.band2s.is_empty()
+    }
+
+    /// The list from the walk itself (prefixes in parallel, rayon's pool);
+    /// fails when a prefix's walk does not give the table's count.
+    pub fn build(
+        walker: &Walker,
+        table: &BandTable,
+        path: &Path,
+    ) -> Result<BandBand2s, CatalogueError> {
+        let band = table.band;
+        let built: Vec<Option<Vec<Band2>>> = (0..table.rows4.len())
+            .into_par_iter()
+            .map(|prefix| {
+                let row4 = &table.rows4[prefix];
+                let (mut kept, mut seen) = (Vec::new(), 0u64);
+                for band2 in walker.band2s(band, row4) {
+                    let mut grids = 0u64;
+                    walker.walk_band2(band, row4, &band2, false, &mut |_| {
+                        grids += 1;
+                        Flow::Continue
+                    });
+                    if grids > 0 {
+                        kept.push(band2);
+                    }
+                    seen += grids;
+                }
+                (seen == table.count(prefix)).then_some(kept)
+            })
+            .collect();
+        let mut out = BandBand2s {
+            band,
+            band2s: Vec::new(),
+            starts: vec![0],
+        };
+        for kept in built {
+            let kept = kept.ok_or_else(|| CatalogueError::Inconsistent {
+                band: band + 1,
+                path: path.to_path_buf(),
+            })?;
+            out.band2s.extend(kept);
+            out.starts.push(out.band2s.len() as u32);
+        }
+        Ok(out)
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
+        let mut body = Bits::default();
+        for (prefix, row4) in table.rows4.iter().enumerate() {
+            let band2s = self.of_prefix(prefix);
+            gamma(&mut body, band2s.len() as u64);
+            for band2 in band2s {
+                encode_rows56(&mut body, walker, self.band, row4, &band2.rows);
+            }
+        }
+        let body = body.bytes;
+        let mut bytes = format!(
+            "# s17 catalogue band 2s: first band {:03} {}, {} grids, {} band 2s, {} bytes, \
+             fnv1a64 {:016x}\n",
+            self.band + 1,
+            band_to_string(walker.catalogue().band(self.band)),
+            table.total(),
+            self.band2s.len(),
+            body.len(),
+            fnv1a64(&body)
+        )
+        .into_bytes();
+        bytes.extend_from_slice(&body);
+        bytes
+    }
+
+    /// Writes the file into `dir` (through a temporary file and a rename).
+    pub fn write(
+        &self,
+        walker: &Walker,
+        table: &BandTable,
+        dir: &Path,
+    ) -> Result<PathBuf, CatalogueError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| CatalogueError::Io { path, source }
+        };
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let path = dir.join(Self::file_name(self.band));
+        let tmp = dir.join(format!("{}.tmp", Self::file_name(self.band)));
+        std::fs::write(&tmp, self.to_bytes(walker, table)).map_err(io(&tmp))?;
+        std::fs::rename(&tmp, &path).map_err(io(&path))?;
+        Ok(path)
+    }
+
+    /// Parses a band 2 file of the band of `table`, checked as the note
+    /// above says.
+    pub fn parse(
+        bytes: &[u8],
+        table: &BandTable,
+        walker: &Walker,
+        path: &Path,
+    ) -> Result<BandBand2s, CatalogueError> {
+        let (band, bad) = (table.band, format_error(path));
+        let end = bytes
+            .iter()
+            .position(|&c| c == b'\n')
+            .ok_or_else(|| bad(1, "no header line".into()))?;
+        let header = std::str::from_utf8(&bytes[..end])
+            .map_err(|_| bad(1, "the header is not text".into()))?;
+        let body = &bytes[end + 1..];
+        let rest = header_rest(header, "band 2s", walker, band).map_err(|r| bad(1, r))?;
+        let fields: Vec<&str> = rest.split(", ").collect();
+        let number = |i: usize, after: &str| -> Result<u64, CatalogueError> {
+            fields
+                .get(i)
+                .and_then(|f| f.strip_suffix(after))
+                .and_then(|f| f.parse().ok())
+                .ok_or_else(|| bad(1, format!("the header has no `N{after}`")))
+        };
+        let total = number(0, " grids")?;
+        let count = number(1, " band 2s")?;
+        let length = number(2, " bytes")?;
+        let hash = fields
+            .get(3)
+            .and_then(|f| f.strip_prefix("fnv1a64 "))
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .ok_or_else(|| bad(1, "the header has no `fnv1a64 HASH`".into()))?;
+        if fields.len() != 4 {
+            return Err(bad(1, "the header has fields after the hash".into()));
+        }
+        if total != table.total() {
+            return Err(bad(
+                1,
+                format!(
+                    "made for {total} grids, the band's table has {}",
+                    table.total()
+                ),
+            ));
+        }
+        if length != body.len() as u64 {
+            return Err(bad(
+                2,
+                format!("{} bytes after the header, it says {length}", body.len()),
+            ));
+        }
+        if fnv1a64(body) != hash {
+            return Err(bad(2, "the bytes do not match the header's hash".into()));
+        }
+        let mut out = BandBand2s {
+            band,
+            band2s: Vec::with_capacity(count.min(1 << 24) as usize),
+            starts: vec![0],
+        };
+        let mut at = 0usize;
+        for (prefix, row4) in table.rows4.iter().enumerate() {
+            let wrong = |at: usize, what: &str| {
+                bad(2, format!("byte {}: prefix {} {what}", at / 8, prefix + 1))
+            };
+            let n = read_gamma(body, &mut at)
+                .filter(|&n| n <= table.count(prefix))
+                .ok_or_else(|| wrong(at, "has no number of band 2s (1 to its grids)"))?;
+            for i in 0..n {
+                let rows = decode_rows56(body, &mut at, walker, band, row4)
+                    .ok_or_else(|| wrong(at, &format!("band 2 {} is not a filling", i + 1)))?;
+                let band2 = walker.admitted_band2(band, row4, &rows).ok_or_else(|| {
+                    wrong(at, &format!("band 2 {} is not one the walk lists", i + 1))
+                })?;
+                if i > 0 && band2.rows <= out.band2s.last().expect("one before").rows {
+                    return Err(wrong(
+                        at,
+                        &format!("band 2 {} is not above the one before", i + 1),
+                    ));
+                }
+                out.band2s.push(band2);
+            }
+            out.starts.push(out.band2s.len() as u32);
+        }
+        if out.band2s.len() as u64 != count {
+            return Err(bad(
+                1,
+                format!("{count} band 2s, the body holds {}", out.band2s.len()),
+            ));
+        }
+        if at.div_ceil(8) != body.len()
+            || body
+                .last()
+                .is_some_and(|&l| !at.is_multiple_of(8) && l & (0xff >> (at % 8)) != 0)
+        {
+            return Err(bad(2, "bits left after the last band 2".into()));
+        }
+        Ok(out)
+    }
+}
+
+/// Appends `n` (at least 1) in Elias gamma: as many 0 bits as its bits
+/// but one, then its bits.
+fn gamma(out: &mut Bits, n: u64) {
+    assert!(n > 0, "a prefix of the table has a band 2 with grids");
+    let bits = 64 - n.leading_zeros();
+    out.push(0, bits - 1);
+    out.push(n, bits);
+}
+
+/// An Elias gamma number at bit `at`.
+fn read_gamma(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut zeros = 0;
+    while read_bits(bytes, at, 1)? == 0 {
+        zeros += 1;
+        if zeros > 40 {
+            return None;
+        }
+    }
+    Some(1 << zeros | read_bits(bytes, at, zeros)?)
+}
+
+#[cfg(test)]
+mod tests;
