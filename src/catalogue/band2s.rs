@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::CatalogueError;
-use super::checkpoint::{Bits, decode_rows56, encode_rows56, format_error, read_bits};
-use super::table::{BandTable, fnv1a64, header_rest};
+use super::checkpoint::{Bits, decode_rows56, encode_rows56, read_bits};
+use super::frame::{frame, unframe, write_band_file};
+use super::table::BandTable;
 use super::walk::{Band2, Flow, Walker};
-use crate::band::band_to_string;
 
 /// The band 2s that hold grids, per prefix of one first band (`NNN.b2s`):
 /// a stream of such a band walks these band 2s only, skipping the filling
@@ -111,20 +111,11 @@ impl BandBand2s {
                 encode_rows56(&mut body, walker, self.band, row4, &band2.rows);
             }
         }
-        let body = body.bytes;
-        let mut bytes = format!(
-            "# s17 catalogue band 2s: first band {:03} {}, {} grids, {} band 2s, {} bytes, \
-             fnv1a64 {:016x}\n",
-            self.band + 1,
-            band_to_string(walker.catalogue().band(self.band)),
-            table.total(),
-            self.band2s.len(),
-            body.len(),
-            fnv1a64(&body)
-        )
-        .into_bytes();
-        bytes.extend_from_slice(&body);
-        bytes
+        let fields = [
+            format!("{} grids", table.total()),
+            format!("{} band 2s", self.band2s.len()),
+        ];
+        frame("band 2s", walker, self.band, &fields, &body.bytes)
     }
 
     /// Writes the file into `dir` (through a temporary file and a rename).
@@ -134,16 +125,11 @@ impl BandBand2s {
         table: &BandTable,
         dir: &Path,
     ) -> Result<PathBuf, CatalogueError> {
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| CatalogueError::Io { path, source }
-        };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let path = dir.join(Self::file_name(self.band));
-        let tmp = dir.join(format!("{}.tmp", Self::file_name(self.band)));
-        std::fs::write(&tmp, self.to_bytes(walker, table)).map_err(io(&tmp))?;
-        std::fs::rename(&tmp, &path).map_err(io(&path))?;
-        Ok(path)
+        write_band_file(
+            dir,
+            &Self::file_name(self.band),
+            &self.to_bytes(walker, table),
+        )
     }
 
     /// Parses a band 2 file of the band of `table`, checked as the note
@@ -154,34 +140,11 @@ impl BandBand2s {
         walker: &Walker,
         path: &Path,
     ) -> Result<BandBand2s, CatalogueError> {
-        let (band, bad) = (table.band, format_error(path));
-        let end = bytes
-            .iter()
-            .position(|&c| c == b'\n')
-            .ok_or_else(|| bad(1, "no header line".into()))?;
-        let header = std::str::from_utf8(&bytes[..end])
-            .map_err(|_| bad(1, "the header is not text".into()))?;
-        let body = &bytes[end + 1..];
-        let rest = header_rest(header, "band 2s", walker, band).map_err(|r| bad(1, r))?;
-        let fields: Vec<&str> = rest.split(", ").collect();
-        let number = |i: usize, after: &str| -> Result<u64, CatalogueError> {
-            fields
-                .get(i)
-                .and_then(|f| f.strip_suffix(after))
-                .and_then(|f| f.parse().ok())
-                .ok_or_else(|| bad(1, format!("the header has no `N{after}`")))
-        };
-        let total = number(0, " grids")?;
-        let count = number(1, " band 2s")?;
-        let length = number(2, " bytes")?;
-        let hash = fields
-            .get(3)
-            .and_then(|f| f.strip_prefix("fnv1a64 "))
-            .and_then(|h| u64::from_str_radix(h, 16).ok())
-            .ok_or_else(|| bad(1, "the header has no `fnv1a64 HASH`".into()))?;
-        if fields.len() != 4 {
-            return Err(bad(1, "the header has fields after the hash".into()));
-        }
+        let band = table.band;
+        let file = unframe(bytes, "band 2s", walker, band, 2, path)?;
+        let bad = |line, reason| file.error(line, reason);
+        let total = file.number(0, "", " grids")?;
+        let count = file.number(1, "", " band 2s")?;
         if total != table.total() {
             return Err(bad(
                 1,
@@ -191,15 +154,7 @@ impl BandBand2s {
                 ),
             ));
         }
-        if length != body.len() as u64 {
-            return Err(bad(
-                2,
-                format!("{} bytes after the header, it says {length}", body.len()),
-            ));
-        }
-        if fnv1a64(body) != hash {
-            return Err(bad(2, "the bytes do not match the header's hash".into()));
-        }
+        let body = file.body()?;
         let mut out = BandBand2s {
             band,
             band2s: Vec::with_capacity(count.min(1 << 24) as usize),

@@ -42,9 +42,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::CatalogueError;
-use super::table::{BandTable, fnv1a64};
+pub(super) use super::frame::format_error;
+use super::frame::{frame, unframe, write_band_file};
+use super::table::BandTable;
 use super::walk::{Band2, Flow, Walker};
-use crate::band::band_to_string;
 
 /// The spacing that `s17 catalogue build --checkpoints` uses by default.
 pub const DEFAULT_SPACING: u64 = 1800;
@@ -166,20 +167,12 @@ impl BandCheckpoints {
 
     /// The file's bytes.
     pub fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
-        let mut bytes = format!(
-            "# s17 catalogue checkpoints: first band {:03} {}, {} grids, every {} grids, \
-             {} checkpoints, {} bytes, fnv1a64 {:016x}\n",
-            self.band + 1,
-            band_to_string(walker.catalogue().band(self.band)),
-            table.total(),
-            self.spacing,
-            Self::count(table, self.spacing),
-            self.body.len(),
-            fnv1a64(&self.body)
-        )
-        .into_bytes();
-        bytes.extend_from_slice(&self.body);
-        bytes
+        let fields = [
+            format!("{} grids", table.total()),
+            format!("every {} grids", self.spacing),
+            format!("{} checkpoints", Self::count(table, self.spacing)),
+        ];
+        frame("checkpoints", walker, self.band, &fields, &self.body)
     }
 
     /// Writes the file into `dir` (through a temporary file and a rename).
@@ -189,16 +182,11 @@ impl BandCheckpoints {
         table: &BandTable,
         dir: &Path,
     ) -> Result<PathBuf, CatalogueError> {
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| CatalogueError::Io { path, source }
-        };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let path = dir.join(Self::file_name(self.band));
-        let tmp = dir.join(format!("{}.tmp", Self::file_name(self.band)));
-        std::fs::write(&tmp, self.to_bytes(walker, table)).map_err(io(&tmp))?;
-        std::fs::rename(&tmp, &path).map_err(io(&path))?;
-        Ok(path)
+        write_band_file(
+            dir,
+            &Self::file_name(self.band),
+            &self.to_bytes(walker, table),
+        )
     }
 
     /// Parses a checkpoint file of the band of `table`, checked as the
@@ -229,35 +217,11 @@ impl BandCheckpoints {
         walker: &Walker,
         path: &Path,
     ) -> Result<(u64, &'b [u8]), CatalogueError> {
-        let bad = format_error(path);
-        let end = bytes
-            .iter()
-            .position(|&c| c == b'\n')
-            .ok_or_else(|| bad(1, "no header line".into()))?;
-        let header = std::str::from_utf8(&bytes[..end])
-            .map_err(|_| bad(1, "the header is not text".into()))?;
-        let body = &bytes[end + 1..];
-        let rest = super::table::header_rest(header, "checkpoints", walker, table.band)
-            .map_err(|r| bad(1, r))?;
-        let fields: Vec<&str> = rest.split(", ").collect();
-        let field = |i: usize, before: &str, after: &str| -> Result<&str, CatalogueError> {
-            fields
-                .get(i)
-                .and_then(|f| f.strip_prefix(before))
-                .and_then(|f| f.strip_suffix(after))
-                .ok_or_else(|| bad(1, format!("the header has no `{before}N{after}`")))
-        };
-        let number = |i: usize, before: &str, after: &str| -> Result<u64, CatalogueError> {
-            field(i, before, after)?
-                .parse()
-                .map_err(|_| bad(1, format!("the header has no `{before}N{after}`")))
-        };
-        let total = number(0, "", " grids")?;
-        let spacing = number(1, "every ", " grids")?;
-        let count = number(2, "", " checkpoints")?;
-        let length = number(3, "", " bytes")?;
-        let hash = u64::from_str_radix(field(4, "fnv1a64 ", "")?, 16)
-            .map_err(|_| bad(1, "the header has no `fnv1a64 HASH`".into()))?;
+        let file = unframe(bytes, "checkpoints", walker, table.band, 3, path)?;
+        let bad = |line, reason| file.error(line, reason);
+        let total = file.number(0, "", " grids")?;
+        let spacing = file.number(1, "every ", " grids")?;
+        let count = file.number(2, "", " checkpoints")?;
         if total != table.total() {
             return Err(bad(
                 1,
@@ -279,15 +243,7 @@ impl BandCheckpoints {
                 ),
             ));
         }
-        if length != body.len() as u64 {
-            return Err(bad(
-                2,
-                format!("{} bytes after the header, it says {length}", body.len()),
-            ));
-        }
-        if fnv1a64(body) != hash {
-            return Err(bad(2, "the bytes do not match the header's hash".into()));
-        }
+        let body = file.body()?;
         Ok((spacing, body))
     }
 
@@ -365,16 +321,6 @@ impl BandCheckpoints {
             ));
         }
         Ok(starts)
-    }
-}
-
-/// A [`CatalogueError::Format`] of the file at `path`, for a line and a
-/// reason.
-pub(super) fn format_error(path: &Path) -> impl Fn(usize, String) -> CatalogueError + '_ {
-    move |line, reason| CatalogueError::Format {
-        path: path.to_path_buf(),
-        line,
-        reason,
     }
 }
 

@@ -40,6 +40,7 @@
 pub mod band2s;
 pub mod bitmap;
 pub mod checkpoint;
+mod frame;
 pub mod table;
 pub mod walk;
 

@@ -45,6 +45,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::CatalogueError;
+#[cfg(test)]
+use super::frame::fnv1a64;
+use super::frame::header_rest;
+use super::frame::{frame, unframe, write_band_file};
 use super::walk::{Flow, Walker};
 use crate::band::band_to_string;
 
@@ -137,19 +141,12 @@ impl BandTable {
             self.rows4.len(),
             "every row 4 of a table is a candidate of its band"
         );
-        let mut bytes = format!(
-            "# s17 catalogue counts: first band {:03} {}, {} grids, {} prefixes, \
-             {candidates} candidates, {} bytes, fnv1a64 {:016x}\n",
-            self.band + 1,
-            band_to_string(walker.catalogue().band(self.band)),
-            self.total(),
-            self.rows4.len(),
-            body.len(),
-            fnv1a64(&body)
-        )
-        .into_bytes();
-        bytes.extend_from_slice(&body);
-        bytes
+        let fields = [
+            format!("{} grids", self.total()),
+            format!("{} prefixes", self.rows4.len()),
+            format!("{candidates} candidates"),
+        ];
+        frame("counts", walker, self.band, &fields, &body)
     }
 
     /// Parses a counts file (`NNN.cnt`), checked as the module note says.
@@ -159,41 +156,11 @@ impl BandTable {
         walker: &Walker,
         path: &Path,
     ) -> Result<BandTable, CatalogueError> {
-        let bad = |line: usize, reason: String| CatalogueError::Format {
-            path: path.to_path_buf(),
-            line,
-            reason,
-        };
-        let end = bytes
-            .iter()
-            .position(|&c| c == b'\n')
-            .ok_or_else(|| bad(1, "no header line".into()))?;
-        let header = std::str::from_utf8(&bytes[..end])
-            .map_err(|_| bad(1, "the header is not text".into()))?;
-        let body = &bytes[end + 1..];
-        let rest = header_rest(header, "counts", walker, band).map_err(|r| bad(1, r))?;
-        let fields: Vec<&str> = rest.split(", ").collect();
-        let field = |i: usize, before: &str, after: &str| -> Result<&str, CatalogueError> {
-            fields
-                .get(i)
-                .and_then(|f| f.strip_prefix(before))
-                .and_then(|f| f.strip_suffix(after))
-                .ok_or_else(|| bad(1, format!("the header has no `{before}N{after}`")))
-        };
-        let number = |i: usize, after: &str| -> Result<u64, CatalogueError> {
-            field(i, "", after)?
-                .parse()
-                .map_err(|_| bad(1, format!("the header has no `N{after}`")))
-        };
-        let total = number(0, " grids")?;
-        let prefixes = number(1, " prefixes")?;
-        let candidates = number(2, " candidates")?;
-        let length = number(3, " bytes")?;
-        let hash = u64::from_str_radix(field(4, "fnv1a64 ", "")?, 16)
-            .map_err(|_| bad(1, "the header has no `fnv1a64 HASH`".into()))?;
-        if fields.len() != 5 {
-            return Err(bad(1, "the header has fields after the hash".into()));
-        }
+        let file = unframe(bytes, "counts", walker, band, 3, path)?;
+        let bad = |line, reason| file.error(line, reason);
+        let total = file.number(0, "", " grids")?;
+        let prefixes = file.number(1, "", " prefixes")?;
+        let candidates = file.number(2, "", " candidates")?;
         let mut rows = Vec::new();
         walker.for_each_row4(band, |row4| {
             rows.push(*row4);
@@ -208,15 +175,7 @@ impl BandTable {
                 ),
             ));
         }
-        if length != body.len() as u64 {
-            return Err(bad(
-                2,
-                format!("{} bytes after the header, it says {length}", body.len()),
-            ));
-        }
-        if fnv1a64(body) != hash {
-            return Err(bad(2, "the bytes do not match the header's hash".into()));
-        }
+        let body = file.body()?;
         let mut table = BandTable {
             band,
             rows4: Vec::new(),
@@ -273,16 +232,7 @@ impl BandTable {
     /// Writes the table's counts file into `dir` (through a temporary file and a rename,
     /// so a stopped build leaves no half table).
     pub fn write(&self, walker: &Walker, dir: &Path) -> Result<PathBuf, CatalogueError> {
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| CatalogueError::Io { path, source }
-        };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let path = dir.join(Self::file_name(self.band));
-        let tmp = dir.join(format!("{}.tmp", Self::file_name(self.band)));
-        std::fs::write(&tmp, self.to_bytes(walker)).map_err(io(&tmp))?;
-        std::fs::rename(&tmp, &path).map_err(io(&path))?;
-        Ok(path)
+        write_band_file(dir, &Self::file_name(self.band), &self.to_bytes(walker))
     }
 
     /// Parses a table in the text format (`NNN.tsv`), checked as the
@@ -356,32 +306,6 @@ impl BandTable {
         }
         Ok(table)
     }
-}
-
-/// What follows `# s17 catalogue WHAT: first band NNN BAND, ` in a band
-/// file's header (a table's or its checkpoints'), or why it does not
-/// start so.
-pub(super) fn header_rest<'a>(
-    header: &'a str,
-    what: &str,
-    walker: &Walker,
-    band: usize,
-) -> Result<&'a str, String> {
-    let expected = format!(
-        "# s17 catalogue {what}: first band {:03} {}, ",
-        band + 1,
-        band_to_string(walker.catalogue().band(band))
-    );
-    header
-        .strip_prefix(&expected)
-        .ok_or_else(|| format!("the header does not start with `{}`", expected.trim_end()))
-}
-
-/// FNV-1a, 64 bits (the hash of the count and checkpoint files).
-pub(super) fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

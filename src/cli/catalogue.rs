@@ -705,13 +705,11 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
         }
     }
     for path in &files {
-        let name = path.file_name().expect("a file name");
-        let target = dir.join(name);
-        let tmp = dir.join(format!("{}.tmp", name.to_string_lossy()));
-        bytes += std::fs::copy(path, &tmp)
-            .with_context(|| format!("copying {} to {}", path.display(), tmp.display()))?;
-        std::fs::rename(&tmp, &target)
-            .with_context(|| format!("renaming {} to {}", tmp.display(), target.display()))?;
+        let target = dir.join(path.file_name().expect("a file name"));
+        let content = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        s17::disk::write_atomically(&target, &content)
+            .with_context(|| format!("writing {}", target.display()))?;
+        bytes += content.len() as u64;
     }
     if !quiet {
         eprintln!(
