@@ -280,10 +280,9 @@ impl CostTable {
     /// measured one.
     pub fn shrink_per_weight(&mut self, power: f64, cv: f64, seconds: &[f64]) {
         let s2 = |n: u64| (cv * cv / n.max(1) as f64).ln_1p();
-        let x = |s: &SliceCost| (s.grids as f64 / s.entries as f64 + GRIDS_PER_ENTRY_OFFSET).ln();
-        // (x, biased log ratio, s²) of the slices with a weighed entry; a
+        // (biased log ratio, s²) of the slices with a weighed entry; a
         // sample that took no time is at the entry floor per entry.
-        let with: Vec<Option<(f64, f64, f64)>> = self
+        let with: Vec<Option<(f64, f64)>> = self
             .slices
             .iter()
             .zip(seconds)
@@ -291,27 +290,13 @@ impl CostTable {
                 (s.weighed > 0 && s.weight > 0.0).then(|| {
                     let secs = secs.max(super::plan::ENTRY_FLOOR_SECONDS * s.weighed as f64);
                     let v = s2(s.weighed);
-                    (x(s), (secs / s.weight).ln() + v / 2.0, v)
+                    ((secs / s.weight).ln() + v / 2.0, v)
                 })
             })
             .collect();
-        let fit: Vec<(f64, f64, f64)> = with.iter().flatten().copied().collect();
-        if fit.is_empty() {
+        let Some((mut per, _, tau2)) = self.shrunk(&with) else {
             return;
-        }
-        let (line, _, tau2) = centre_line(&fit);
-        let mut per: Vec<f64> = self
-            .slices
-            .iter()
-            .zip(&with)
-            .map(|(s, w)| match w {
-                Some((x, y, v)) => {
-                    let w = tau2 / (tau2 + v);
-                    (w * y + (1.0 - w) * line(*x) + w * v / 2.0).exp()
-                }
-                None => (line(x(s)) + tau2 / 2.0).exp(),
-            })
-            .collect();
+        };
         let want: f64 = with
             .iter()
             .zip(seconds)
@@ -354,55 +339,55 @@ impl CostTable {
         })
     }
 
+    /// The shrinkage both figures take (module note): `logs[k]` slice k's
+    /// sampled figure on the log scale, bias corrected, and its variance
+    /// s², or `None` for a slice without one; each pulled toward the line
+    /// of those logs on the log of the slices' ED grids per entry (exact,
+    /// known for every slice), fitted by least squares, by its s² against
+    /// the spread τ² around the line; a slice without one is the line.
+    /// The figures (exponentials of the shrunk logs, bias corrected), the
+    /// line's slope and τ²; `None` when no slice has a figure.
+    fn shrunk(&self, logs: &[Option<(f64, f64)>]) -> Option<(Vec<f64>, f64, f64)> {
+        let x = |s: &SliceCost| (s.grids as f64 / s.entries as f64 + GRIDS_PER_ENTRY_OFFSET).ln();
+        let fit: Vec<(f64, f64, f64)> = self
+            .slices
+            .iter()
+            .zip(logs)
+            .filter_map(|(s, l)| l.map(|(y, v)| (x(s), y, v)))
+            .collect();
+        if fit.is_empty() {
+            return None;
+        }
+        let (line, slope, tau2) = centre_line(&fit);
+        let figures = self
+            .slices
+            .iter()
+            .zip(logs)
+            .map(|(s, l)| match l {
+                Some((y, v)) => {
+                    let w = tau2 / (tau2 + v);
+                    (w * y + (1.0 - w) * line(x(s)) + w * v / 2.0).exp()
+                }
+                None => (line(x(s)) + tau2 / 2.0).exp(),
+            })
+            .collect();
+        Some((figures, slope, tau2))
+    }
+
     /// Shrinks every slice's mean toward the catalogue's (module note),
     /// `cv` the coefficient of variation of one entry's cost within its
     /// slice; the catalogue's total (entries times mean) is kept.
     pub fn shrink(&mut self, cv: f64) {
         // s² of the log of a mean of n entries; its log, bias corrected.
         let s2 = |n: u64| (cv * cv / n.max(1) as f64).ln_1p();
-        let y: Vec<f64> = self
+        let with: Vec<Option<(f64, f64)>> = self
             .slices
             .iter()
-            .map(|s| s.table.ln() + s2(s.sampled) / 2.0)
+            .map(|s| (s.sampled > 0).then(|| (s.table.ln() + s2(s.sampled) / 2.0, s2(s.sampled))))
             .collect();
-        // The centre each slice is pulled toward: the line of the log means
-        // on the log of the slice's ED grids per entry (exact, known for
-        // every slice), fitted by least squares over the slices with a
-        // sample; then the spread around it.
-        let x: Vec<f64> = self
-            .slices
-            .iter()
-            .map(|s| (s.grids as f64 / s.entries as f64 + GRIDS_PER_ENTRY_OFFSET).ln())
-            .collect();
-        let with: Vec<(f64, f64, f64)> = self
-            .slices
-            .iter()
-            .zip(y.iter().zip(&x))
-            .filter(|(s, _)| s.sampled > 0)
-            .map(|(s, (&y, &x))| (x, y, s2(s.sampled)))
-            .collect();
-        if with.is_empty() {
+        let Some((mut shrunk, slope, tau2)) = self.shrunk(&with) else {
             return;
-        }
-        let (centre, slope, tau2) = centre_line(&with);
-        let mut shrunk: Vec<f64> = self
-            .slices
-            .iter()
-            .zip(y.iter().zip(&x))
-            .map(|(s, (&y, &x))| {
-                let c = centre(x);
-                // A slice with no sampled entry is the centre.
-                let s2 = if s.sampled == 0 {
-                    f64::INFINITY
-                } else {
-                    s2(s.sampled)
-                };
-                let w = tau2 / (tau2 + s2);
-                let mean = w * y + (1.0 - w) * c;
-                let var = if s.sampled == 0 { tau2 } else { w * s2 };
-                (mean + var / 2.0).exp()
-            })
-            .collect();
+        };
         let total = |per: &mut dyn Iterator<Item = f64>| -> f64 {
             per.zip(&self.slices)
                 .map(|(c, s)| c * s.entries as f64)
