@@ -7,8 +7,8 @@
 //! in increasing order: row 4 over every permutation that fits under `B`
 //! (its first digit the smallest that column 1 still lacks, since band 2
 //! opens below band 3), then rows 5 and 6 cell by cell, then band 3 by
-//! `band3s_under` (already in increasing order). The visits are so in
-//! increasing order as 81-digit strings.
+//! `band3s_admitted` (sorted). The visits are so in increasing order as
+//! 81-digit strings.
 //!
 //! A candidate is minlex exactly when no image of it is smaller. Its first
 //! band must be the smallest of the minlex forms of its six bands and stacks
@@ -38,10 +38,14 @@
 //! rows 7-9, which moves columns inside one stack of the transposed band
 //! and so keeps its class: 36 cases a stack, their numbers derived from
 //! one: [`BandIndex::numbers_of_last_box`]), the band 2 refused when a
-//! stack has no case of class `b` or more (`Walker::stacks_admit`).
-//! Then its band-3 completions are listed (`band3s_under`, about 34 a
-//! band 2 on the mean; a row that no admitted stack case holds is not
-//! followed), those with a stack below `B` dropped, the dense
+//! stack has no case of class `b` or more (`Walker::stacks_admit`; a
+//! stack's cases depend on its own nine cells of rows 4-6 alone, so they
+//! are cached per thread). Then the band-3 completions whose three stacks
+//! are of admitted cases are listed stack by stack (`band3s_admitted`:
+//! stack 1's case fixes each digit's row there; each column of stack 2
+//! has at most two ways to avoid those rows; stack 3 takes the rest; 2.7
+//! admitted cases of stack 1 a band 2 on the mean at first band 300, of
+//! the 34 completions a band 2 has), the dense
 //! numbers of the others' bands 3 computed and after them the table
 //! lookups (so the lookups' cache misses overlap instead of following one
 //! another), and last the kept automorphisms and the tie tests. The
@@ -60,6 +64,8 @@ mod reference;
 mod tests;
 
 use band2::KeptMap;
+use band3s::band3s_admitted;
+#[cfg(test)]
 pub(crate) use band3s::band3s_under;
 
 /// The fixed part of the walk: the band catalogue, the fast band index and
@@ -455,9 +461,10 @@ impl Walker {
         let mut scratch = SCRATCH.with(|cell| cell.take());
         scratch.band3s.clear();
         scratch.kept.clear();
-        if self.band2_maps(b, &grid, &mut scratch.maps) && self.stacks_admit(b, &grid, &mut scratch)
+        if self.band2_maps(b, &grid, &mut scratch.maps)
+            && self.stacks_admit(b, &grid, &mut scratch.admitted, &mut scratch.ties)
         {
-            band3s_under(&bands12, &scratch.allowed, &mut scratch.band3s);
+            band3s_admitted(&bands12, &scratch.admitted, &mut scratch.band3s);
             self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
         }
         if reverse {
@@ -465,7 +472,7 @@ impl Walker {
         }
         let mut flow = Flow::Continue;
         for &k in &scratch.kept {
-            grid[54..].copy_from_slice(&scratch.band3s[k as usize]);
+            grid[54..].copy_from_slice(&scratch.band3s[k as usize].0);
             if visit(&grid) == Flow::Stop {
                 flow = Flow::Stop;
                 break;
@@ -476,47 +483,29 @@ impl Walker {
     }
 
     /// Into `scratch.kept`, the indices (increasing) of the completions
-    /// `scratch.band3s` (in increasing order) of rows 1-6 of `grid` (bands
-    /// 1, 2 of class `b` and `class2` `>= b`, already checked; the stacks'
-    /// classes in `scratch.stacks`, the undecided automorphisms in
-    /// `scratch.maps`) that make a minlex grid. `grid`'s rows 7-9 are
-    /// overwritten.
+    /// `scratch.band3s` (in increasing order, their stacks of admitted
+    /// cases) of rows 1-6 of `grid` (bands 1, 2 of class `b` and `class2`
+    /// `>= b`, already checked; the stacks' cases of class `b` in
+    /// `scratch.ties`, the undecided automorphisms in `scratch.maps`) that
+    /// make a minlex grid. `grid`'s rows 7-9 are overwritten.
     fn minlex_band3s(&self, b: usize, class2: usize, grid: &mut [u8; 81], scratch: &mut Scratch) {
         let Scratch {
-            stacks,
+            ties: stack_ties,
             maps,
             band3s,
             numbers,
             classes3,
-            survivors,
             kept,
             ..
         } = scratch;
-        // The completions whose three stacks are not below `b` (every
-        // case's class is known: [`Self::stacks_admit`]), with their cases.
-        survivors.clear();
-        'band3: for (k, band3) in band3s.iter().enumerate() {
-            let mut cases = [0u8; 3];
-            for (s, case) in cases.iter_mut().enumerate() {
-                *case = StackClasses::case(band3, s) as u8;
-                if stacks.classes[s][*case as usize] as usize <= b {
-                    continue 'band3;
-                }
-            }
-            survivors.push((k as u16, cases));
-        }
         // Their band 3's class: numbers first, then the lookups (the
         // table's cache misses overlap).
         numbers.clear();
-        numbers.extend(
-            survivors
-                .iter()
-                .map(|&(k, _)| self.index.number(&band3s[k as usize])),
-        );
+        numbers.extend(band3s.iter().map(|(band3, _)| self.index.number(band3)));
         classes3.clear();
         classes3.extend(numbers.iter().map(|&n| self.index.class_at(n) as u16));
         kept.clear();
-        for (&(k, cases), &class3) in survivors.iter().zip(classes3.iter()) {
+        for (k, (&(ref band3, cases), &class3)) in band3s.iter().zip(classes3.iter()).enumerate() {
             let class3 = class3 as usize;
             if class3 < b {
                 continue;
@@ -524,7 +513,7 @@ impl Walker {
             let mut ties = [(false, 0usize); 5];
             let mut n_ties = 0;
             for (s, &case) in cases.iter().enumerate() {
-                if stacks.classes[s][case as usize] as usize - 1 == b {
+                if stack_ties[s] >> case & 1 != 0 {
                     ties[n_ties] = (true, s);
                     n_ties += 1;
                 }
@@ -535,7 +524,7 @@ impl Walker {
                     n_ties += 1;
                 }
             }
-            grid[54..].copy_from_slice(&band3s[k as usize]);
+            grid[54..].copy_from_slice(band3);
             // Band 1's own images: one per automorphism of B, those that
             // rows 1-6 leave undecided.
             if self.maps_beat(b, maps, grid) {
@@ -547,7 +536,7 @@ impl Walker {
             {
                 continue;
             }
-            kept.push(k);
+            kept.push(k as u16);
         }
     }
 
@@ -620,19 +609,16 @@ fn row4_fill(
 /// thread so that a walk allocates nothing once warm.
 #[derive(Default)]
 struct Scratch {
-    /// The band 2's stack classes (boxed: the scratch is moved in and out
-    /// of its thread-local cell).
-    stacks: Box<StackClasses>,
-    /// Per stack, the rows (ranks of their digits in the three columns'
-    /// free digits) of its admitted cases: [`band3s_under`]'s filter.
-    allowed: [u32; 3],
+    /// Per stack, its cases of class `b` or more, and of class `b` (bit
+    /// `case`: [`Walker::stacks_admit`]).
+    admitted: [u64; 3],
+    ties: [u64; 3],
     /// The automorphisms of band 1 that rows 1-6 leave undecided.
     maps: Vec<KeptMap>,
-    /// The band-3 completions, in increasing order.
-    band3s: Vec<Band>,
-    /// The completions whose stacks are not below band 1, with their
-    /// stack cases, and their band 3's numbers and classes.
-    survivors: Vec<(u16, [u8; 3])>,
+    /// The band-3 completions whose stacks are not below band 1, in
+    /// increasing order, with their stacks' cases; their band 3's numbers
+    /// and classes.
+    band3s: Vec<(Band, [u8; 3])>,
     numbers: Vec<u32>,
     classes3: Vec<u16>,
     /// The completions that make minlex grids, increasing.
@@ -651,61 +637,6 @@ pub struct Band2 {
     pub rows: [u8; 18],
     /// Catalogue index of band 2 (rows 4-6).
     pub class: u16,
-}
-
-/// The classes of the three stacks of the candidates of one band 2: rows
-/// 1-6 are fixed, so each column's three digits in rows 7-9 are a fixed
-/// set and a stack is fixed by the order of its three columns' digits
-/// there (6 × 6 × 6 cases). Each class is computed once, when first met.
-struct StackClasses {
-    /// Per stack and case, the class + 1 (0: not yet computed).
-    classes: [[u16; 216]; 3],
-}
-
-impl Default for StackClasses {
-    fn default() -> Self {
-        StackClasses::new()
-    }
-}
-
-impl StackClasses {
-    fn new() -> StackClasses {
-        StackClasses {
-            classes: [[0; 216]; 3],
-        }
-    }
-
-    /// The case (0..36) of stack `s` of a band 3 under fixed rows 1-6:
-    /// the orders of its three columns' digits, up to a permutation of
-    /// rows 7-9 (which moves columns inside a stack of the transposed
-    /// band, so keeps its class): the rows taken in the order that sorts
-    /// the stack's first column, the orders of the other two.
-    #[inline]
-    fn case(band3: &Band, s: usize) -> usize {
-        let c = 3 * s;
-        let (a, b, d) = (band3[c], band3[9 + c], band3[18 + c]);
-        // The rows (0..3) in increasing order of column c's digits.
-        let rows: [usize; 3] = match order3(a, b, d) {
-            0 => [0, 1, 2],
-            1 => [0, 2, 1],
-            2 => [1, 0, 2],
-            3 => [2, 0, 1],
-            4 => [1, 2, 0],
-            _ => [2, 1, 0],
-        };
-        let mut case = 0;
-        for j in 1..3 {
-            let at = |r: usize| band3[9 * rows[r] + c + j];
-            case = case * 6 + order3(at(0), at(1), at(2));
-        }
-        case
-    }
-}
-
-/// The order (0..6) of three distinct digits.
-#[inline]
-fn order3(a: u8, b: u8, c: u8) -> usize {
-    2 * ((b < a) as usize + (c < a) as usize) + (c < b) as usize
 }
 
 /// Rows 5 and 6 under rows 1-4, cell by cell, in increasing order: the

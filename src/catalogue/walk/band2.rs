@@ -3,8 +3,7 @@
 //! automorphisms can still make a smaller image, and whether every stack
 //! can still be of class `b` or more.
 
-use super::{Scratch, Walker};
-use crate::grid::PERMS3;
+use super::Walker;
 
 /// An automorphism of band 1 kept for a band 2's candidates
 /// ([`Walker::band2_maps`]): its index in the band's row maps, and when
@@ -127,62 +126,103 @@ impl Walker {
         })
     }
 
-    /// Into `scratch.stacks`, the class of every case of the three stacks
-    /// of `grid`'s candidates (rows 1-6 fixed); false as soon as a stack
-    /// has no case of class `b` or more (then no candidate is minlex).
-    pub(super) fn stacks_admit(&self, b: usize, grid: &[u8; 81], scratch: &mut Scratch) -> bool {
-        let Scratch {
-            stacks, allowed, ..
-        } = scratch;
+    /// Into `admitted[s]` and `ties[s]`, the cases (bit `case`, as
+    /// [`super::band3s::case_of`] numbers them) of stack `s` of `grid`'s
+    /// candidates (rows 1-6 fixed) of class `b` or more and of class `b`;
+    /// false as soon as a stack has no case of class `b` or more (then no
+    /// candidate is minlex). A stack's cases depend on its nine cells of
+    /// rows 4-6 alone (rows 1-3 are band `b`'s): they are kept in a small
+    /// cache of the thread, since band 2s under one row 4 share them.
+    pub(super) fn stacks_admit(
+        &self,
+        b: usize,
+        grid: &[u8; 81],
+        admitted: &mut [u64; 3],
+        ties: &mut [u64; 3],
+    ) -> bool {
         for s in 0..3 {
-            // Each column's digits in rows 7-9, increasing.
-            let mut sets = [[0u8; 3]; 3];
-            for (j, set) in sets.iter_mut().enumerate() {
-                let mut mask = 0x3feu16;
-                for r in 0..6 {
-                    mask &= !(1u16 << grid[9 * r + 3 * s + j]);
-                }
-                for x in set.iter_mut() {
-                    *x = mask.trailing_zeros() as u8;
-                    mask &= mask - 1;
-                }
-            }
-            // Rows 7-9 by increasing digit of the stack's first column,
-            // the other two columns in the orders of the case: transposed,
-            // the last box of rows 2 and 3 in the orders 6 × 6.
-            let mut numbers = [0u32; 36];
-            self.index.numbers_of_last_box(
-                |i| {
-                    // Stack `s` transposed into a band: its cell `9 j + r`
-                    // is the grid's cell (r, 3 s + j).
-                    let (j, r) = (i / 9, i % 9);
-                    if r < 6 {
-                        grid[9 * r + 3 * s + j]
-                    } else {
-                        sets[j][r - 6]
-                    }
-                },
-                sets[1],
-                sets[2],
-                &mut numbers,
-            );
-            allowed[s] = 0;
-            for (case, &n) in numbers.iter().enumerate() {
-                let class = self.index.class_at(n);
-                stacks.classes[s][case] = class as u16 + 1;
-                if class >= b {
-                    // Row i holds the first column's i-th digit and the
-                    // others' in the case's orders.
-                    let (o1, o2) = (PERMS3[case / 6], PERMS3[case % 6]);
-                    for i in 0..3 {
-                        allowed[s] |= 1 << (9 * i + 3 * o1[i] as usize + o2[i] as usize);
-                    }
-                }
-            }
-            if allowed[s] == 0 {
+            (admitted[s], ties[s]) = self.stack_cases_cached(b, grid, s);
+            if admitted[s] == 0 {
                 return false;
             }
         }
         true
     }
+
+    /// [`Self::stack_cases`] through the thread's cache of stacks.
+    #[inline]
+    pub(super) fn stack_cases_cached(&self, b: usize, grid: &[u8; 81], s: usize) -> (u64, u64) {
+        let mut key = (b as u64) << 2 | s as u64;
+        for r in 3..6 {
+            for j in 0..3 {
+                key = key << 4 | grid[9 * r + 3 * s + j] as u64;
+            }
+        }
+        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize;
+        STACK_CASES.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut cache) => {
+                let entry = &mut cache[slot];
+                if entry.0 != key + 1 {
+                    let (a, t) = self.stack_cases(b, grid, s);
+                    *entry = (key + 1, a, t);
+                }
+                (entry.1, entry.2)
+            }
+            Err(_) => self.stack_cases(b, grid, s),
+        })
+    }
+
+    /// The cases of stack `s` of `grid`'s candidates of class `b` or more,
+    /// and of class `b` ([`Self::stacks_admit`]).
+    fn stack_cases(&self, b: usize, grid: &[u8; 81], s: usize) -> (u64, u64) {
+        // Each column's digits in rows 7-9, increasing.
+        let mut sets = [[0u8; 3]; 3];
+        for (j, set) in sets.iter_mut().enumerate() {
+            let mut mask = 0x3feu16;
+            for r in 0..6 {
+                mask &= !(1u16 << grid[9 * r + 3 * s + j]);
+            }
+            for x in set.iter_mut() {
+                *x = mask.trailing_zeros() as u8;
+                mask &= mask - 1;
+            }
+        }
+        // Rows 7-9 by increasing digit of the stack's first column, the
+        // other two columns in the orders of the case: transposed, the
+        // last box of rows 2 and 3 in the orders 6 × 6.
+        let mut numbers = [0u32; 36];
+        self.index.numbers_of_last_box(
+            |i| {
+                // Stack `s` transposed into a band: its cell `9 j + r` is
+                // the grid's cell (r, 3 s + j).
+                let (j, r) = (i / 9, i % 9);
+                if r < 6 {
+                    grid[9 * r + 3 * s + j]
+                } else {
+                    sets[j][r - 6]
+                }
+            },
+            sets[1],
+            sets[2],
+            &mut numbers,
+        );
+        let (mut admitted, mut ties) = (0u64, 0u64);
+        for (case, &n) in numbers.iter().enumerate() {
+            let class = self.index.class_at(n);
+            admitted |= ((class >= b) as u64) << case;
+            ties |= ((class == b) as u64) << case;
+        }
+        (admitted, ties)
+    }
+}
+
+/// The stack cache's size: `1 << CACHE_BITS` entries.
+const CACHE_BITS: u32 = 12;
+
+thread_local! {
+    /// Per stack (first band, stack, its rows 4-6) seen, its admitted and
+    /// tie cases ([`Walker::stacks_admit`]): `(key + 1, admitted, ties)`,
+    /// direct-mapped.
+    static STACK_CASES: std::cell::RefCell<Vec<(u64, u64, u64)>> =
+        std::cell::RefCell::new(vec![(0, 0, 0); 1 << CACHE_BITS]);
 }

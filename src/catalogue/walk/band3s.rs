@@ -1,14 +1,247 @@
 //! The band-3 completions of a band 2, listed for the batched walk
-//! ([`super::Walker::walk_band2`]).
+//! ([`super::Walker::walk_band2`]): those whose three stacks are of
+//! admitted cases ([`band3s_admitted`]), stack by stack.
 
 use crate::band::Band;
+use crate::grid::PERMS3;
+
+/// `PERM_OF[9 a + 3 b + c]`: the index in `PERMS3` of `[a, b, c]`, or 6
+/// when it is not a permutation.
+const PERM_OF: [u8; 32] = {
+    let mut t = [6u8; 32];
+    let mut p = 0;
+    while p < 6 {
+        let [a, b, c] = PERMS3[p];
+        t[9 * a as usize + 3 * b as usize + c as usize] = p as u8;
+        p += 1;
+    }
+    t
+};
+
+/// `COMPOSE[x][y]`: for two columns of a stack whose ranks go to rows
+/// `PERMS3[x]` and `PERMS3[y]` (rank `k` in row `PERMS3[x][k]`), the
+/// index of the order `o` of the second column's ranks in the rows taken
+/// by the first's ranks: `o[i]` the rank of the second column in the row
+/// holding the first's rank `i`.
+const COMPOSE: [[u8; 6]; 6] = {
+    let mut t = [[0u8; 6]; 6];
+    let mut x = 0;
+    while x < 6 {
+        let mut y = 0;
+        while y < 6 {
+            let mut inverse = [0u8; 3];
+            let mut k = 0;
+            while k < 3 {
+                inverse[PERMS3[y][k] as usize] = k as u8;
+                k += 1;
+            }
+            let o = [
+                inverse[PERMS3[x][0] as usize],
+                inverse[PERMS3[x][1] as usize],
+                inverse[PERMS3[x][2] as usize],
+            ];
+            t[x][y] = PERM_OF[9 * o[0] as usize + 3 * o[1] as usize + o[2] as usize];
+            y += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// `AVOIDING[9 f0 + 3 f1 + f2]`: the permutations `x` (at most two, as
+/// `(count, [x; 2])`) sending no rank `k` to row `f_k`.
+const AVOIDING: [(u8, [u8; 2]); 32] = {
+    let mut t = [(0u8, [0u8; 2]); 32];
+    let mut f = 0;
+    while f < 27 {
+        let forbidden = [f / 9, f / 3 % 3, f % 3];
+        let mut x = 0;
+        while x < 6 {
+            let p = PERMS3[x];
+            if p[0] as usize != forbidden[0]
+                && p[1] as usize != forbidden[1]
+                && p[2] as usize != forbidden[2]
+            {
+                let (n, mut xs) = t[f];
+                xs[n as usize] = x as u8;
+                t[f] = (n + 1, xs);
+            }
+            x += 1;
+        }
+        f += 1;
+    }
+    t
+};
+
+/// Every band 3 under bands 1-2 (`bands12`) in normal order whose three
+/// stacks are of admitted cases (`admitted[s]` bit `case` set; a case as
+/// [`case_of`] gives it), in increasing order, appended to `out` with
+/// the three cases. Stack 1's rows 7-9 are its case (normal order: row 7
+/// holds column 1's smallest free digit); each column of stack 2 then
+/// sends its three digits to the rows that stacks 1 and 2 leave them (at
+/// most two ways a column), and stack 3 takes what is left, which must be
+/// one digit of each of its columns a row.
+pub(crate) fn band3s_admitted(
+    bands12: &[u8; 54],
+    admitted: &[u64; 3],
+    out: &mut Vec<(Band, [u8; 3])>,
+) {
+    let start = out.len();
+    let free: [[u8; 3]; 9] = std::array::from_fn(|c| free_digits(bands12, c));
+    let mut cases0 = admitted[0];
+    while cases0 != 0 {
+        let case0 = cases0.trailing_zeros() as usize;
+        cases0 &= cases0 - 1;
+        // Stack 1: column 0's rank i in row i, the others' by the case;
+        // each digit's row (of rows 7-9, 0..3).
+        let (o1, o2) = (PERMS3[case0 / 6], PERMS3[case0 % 6]);
+        let mut row_of = [0u8; 16];
+        for i in 0..3 {
+            row_of[free[0][i] as usize & 15] = i as u8;
+            row_of[free[1][o1[i] as usize] as usize & 15] = i as u8;
+            row_of[free[2][o2[i] as usize] as usize & 15] = i as u8;
+        }
+        // Each column of stacks 2 and 3 sends its digits to rows other
+        // than stack 1's: at most two ways, none when stack 1 holds its
+        // three digits in one row.
+        let ways: [(u8, [u8; 2]); 6] = std::array::from_fn(|j| {
+            let f = |k: usize| row_of[free[3 + j][k] as usize & 15] as usize;
+            AVOIDING[(9 * f(0) + 3 * f(1) + f(2)) & 31]
+        });
+        if ways.iter().any(|&(n, _)| n == 0) {
+            continue;
+        }
+        let [(n3, x3s), (n4, x4s), (n5, x5s), ..] = ways;
+        for &x3 in &x3s[..n3 as usize] {
+            for &x4 in &x4s[..n4 as usize] {
+                let high = 6 * COMPOSE[x3 as usize][x4 as usize] as usize;
+                for &x5 in &x5s[..n5 as usize] {
+                    let case1 = high + COMPOSE[x3 as usize][x5 as usize] as usize;
+                    if admitted[1] >> case1 & 1 == 0 {
+                        continue;
+                    }
+                    // Stack 3: each digit in the row stacks 1 and 2 leave.
+                    let mut row2_of = row_of;
+                    for (c, x) in [(3usize, x3), (4, x4), (5, x5)] {
+                        let p = PERMS3[x as usize];
+                        for k in 0..3 {
+                            let d = free[c][k] as usize & 15;
+                            row2_of[d] = 3u8.wrapping_sub(row_of[d]).wrapping_sub(p[k]);
+                        }
+                    }
+                    let xs: [u8; 3] = std::array::from_fn(|j| {
+                        let r = |k: usize| row2_of[free[6 + j][k] as usize & 15] as usize;
+                        PERM_OF[(9 * r(0) + 3 * r(1) + r(2)) & 31]
+                    });
+                    if xs.iter().any(|&x| x >= 6) {
+                        continue;
+                    }
+                    let case2 = 6 * COMPOSE[xs[0] as usize][xs[1] as usize] as usize
+                        + COMPOSE[xs[0] as usize][xs[2] as usize] as usize;
+                    if admitted[2] >> case2 & 1 == 0 {
+                        continue;
+                    }
+                    let rows = [
+                        0,
+                        INVERSE[case0 / 6],
+                        INVERSE[case0 % 6],
+                        x3,
+                        x4,
+                        x5,
+                        xs[0],
+                        xs[1],
+                        xs[2],
+                    ];
+                    let mut band = [0u8; 27];
+                    for c in 0..9 {
+                        let p = PERMS3[rows[c] as usize];
+                        for k in 0..3 {
+                            band[9 * p[k] as usize + c] = free[c][k];
+                        }
+                    }
+                    out.push((band, [case0 as u8, case1 as u8, case2 as u8]));
+                }
+            }
+        }
+    }
+    out[start..].sort_unstable_by_key(|&(band, _)| band);
+}
+
+/// Column `c`'s three free digits under rows 1-6 (`cells`, at least the
+/// first 54), increasing.
+#[inline]
+fn free_digits(cells: &[u8], c: usize) -> [u8; 3] {
+    let mut mask = 0x3feu16;
+    for r in 0..6 {
+        mask &= !(1u16 << cells[9 * r + c]);
+    }
+    let mut digits = [0u8; 3];
+    for d in digits.iter_mut() {
+        *d = mask.trailing_zeros() as u8;
+        mask &= mask - 1;
+    }
+    digits
+}
+
+/// `INVERSE[p]`: the index in `PERMS3` of the inverse of `PERMS3[p]`.
+const INVERSE: [u8; 6] = {
+    let mut t = [0u8; 6];
+    let mut p = 0;
+    while p < 6 {
+        let o = PERMS3[p];
+        let mut inverse = [0u8; 3];
+        let mut k = 0;
+        while k < 3 {
+            inverse[o[k] as usize] = k as u8;
+            k += 1;
+        }
+        t[p] = PERM_OF[9 * inverse[0] as usize + 3 * inverse[1] as usize + inverse[2] as usize];
+        p += 1;
+    }
+    t
+};
+
+/// The case (0..36) of stack `s` of a band 3 under fixed rows 1-6: the
+/// orders of its three columns' digits, up to a permutation of rows 7-9
+/// (which moves columns inside one stack of the transposed band, so keeps
+/// its class): the rows taken in the order that sorts the stack's first
+/// column, then `6 o1 + o2`, the orders (`PERMS3` indices) of the other
+/// two columns' digits in those rows.
+#[cfg(test)]
+pub(crate) fn case_of(band3: &Band, s: usize) -> usize {
+    let c = 3 * s;
+    let (a, b, d) = (band3[c], band3[9 + c], band3[18 + c]);
+    // The rows (0..3) in increasing order of column c's digits.
+    let rows: [usize; 3] = match order3(a, b, d) {
+        0 => [0, 1, 2],
+        1 => [0, 2, 1],
+        2 => [1, 0, 2],
+        3 => [2, 0, 1],
+        4 => [1, 2, 0],
+        _ => [2, 1, 0],
+    };
+    let mut case = 0;
+    for j in 1..3 {
+        let at = |r: usize| band3[9 * rows[r] + c + j];
+        case = case * 6 + order3(at(0), at(1), at(2));
+    }
+    case
+}
+
+/// The order (0..6, the index in `PERMS3`) of three distinct digits.
+#[cfg(test)]
+pub(crate) fn order3(a: u8, b: u8, c: u8) -> usize {
+    2 * ((b < a) as usize + (c < a) as usize) + (c < b) as usize
+}
 
 /// Every band 3 under bands 1-2 (`bands12`) in normal order, in
 /// increasing order, appended to `out`: the same as [`for_each_band3`],
 /// with rows as digit masks and no closure per row. Only the bands 3
 /// whose every row fits `allowed`, per stack, bit `9 i + 3 j + k` set
 /// when the row may hold its three columns' `i`-th, `j`-th and `k`-th
-/// smallest free digits (all ones: every band 3).
+/// smallest free digits (all ones: every band 3). The tests' second
+/// listing of [`band3s_admitted`].
+#[cfg(test)]
 pub(crate) fn band3s_under(bands12: &[u8; 54], allowed: &[u32; 3], out: &mut Vec<Band>) {
     let mut columns = [0x3feu16; 9];
     for (cell, &d) in bands12.iter().enumerate() {
@@ -53,6 +286,7 @@ pub(crate) fn band3s_under(bands12: &[u8; 54], allowed: &[u32; 3], out: &mut Vec
 /// column's set (`columns`: within a stack the sets are disjoint, and each
 /// digit is in one set of each stack), nine different digits, column 1's
 /// smallest first, in increasing order.
+#[cfg(test)]
 #[inline(always)]
 fn rows_of(columns: &[u16; 9], mut visit: impl FnMut(&[u16; 9])) {
     #[inline(always)]

@@ -2,6 +2,7 @@
 //! candidate, each stack class cached on first meeting (216 cases a
 //! stack), band 3's class looked up alone. The tests compare the two.
 
+use super::band3s::order3;
 use super::*;
 use crate::ed::fill::for_each_band3;
 
@@ -99,7 +100,22 @@ impl Walker {
     }
 }
 
+/// The classes of the three stacks of the candidates of one band 2: rows
+/// 1-6 are fixed, so each column's three digits in rows 7-9 are a fixed
+/// set and a stack is fixed by the order of its three columns' digits
+/// there (6 × 6 × 6 cases). Each class is computed once, when first met.
+struct StackClasses {
+    /// Per stack and case, the class + 1 (0: not yet computed).
+    classes: [[u16; 216]; 3],
+}
+
 impl StackClasses {
+    fn new() -> StackClasses {
+        StackClasses {
+            classes: [[0; 216]; 3],
+        }
+    }
+
     fn class_simple(&mut self, index: &BandIndex, grid: &[u8; 81], s: usize) -> usize {
         let mut case = 0;
         for j in 0..3 {

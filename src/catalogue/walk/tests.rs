@@ -85,21 +85,25 @@ fn band2_walks() {
 #[test]
 fn the_batched_band2_walk_equals_the_simple_one() {
     // Band 2s of prefixes drawn in proportion to their grids, of the
-    // first bands (automorphisms, ties) and of the last ones (bands
-    // 400-416 with grids: stacks classed first, most band 2s refused),
-    // both directions: the same grids.
+    // first bands (automorphisms, ties), of the last ones (bands 400-416
+    // with grids: stacks classed first, most band 2s refused) and of bands
+    // 240-325, both directions: the same grids.
     let catalogue = committed();
     let walker = catalogue.walker();
     let mut rng = fastrand::Rng::with_seed(5353);
     let last: Vec<usize> = (399..416)
         .filter(|&b| catalogue.table(b).unwrap().0.total() > 0)
         .collect();
-    for round in 0..154 {
+    for round in 0..194 {
         let (b, prefix) = if !(20..120).contains(&round) {
             let b = if round < 20 {
                 round % 8
-            } else {
+            } else if round < 154 {
                 last[round % last.len()]
+            } else {
+                // Bands 240-325: most band 2s pass the stacks' test, few
+                // list a completion.
+                rng.usize(239..325)
             };
             let table = &catalogue.table(b).unwrap().0;
             (b, rng.usize(0..table.rows4.len()))
@@ -128,4 +132,73 @@ fn the_batched_band2_walk_equals_the_simple_one() {
             }
         }
     }
+}
+
+#[test]
+fn the_stack_by_stack_listing_equals_the_row_by_row_one() {
+    // Band 2s of random prefixes, every band 3 listed row by row
+    // (`band3s_under`, all rows allowed; itself checked against
+    // `for_each_band3` in `band2_walks`) and kept when its three stacks'
+    // cases (`case_of`) are admitted, against `band3s_admitted`: all
+    // cases admitted, random sets of cases, and single cases.
+    let catalogue = committed();
+    let walker = catalogue.walker();
+    let mut rng = fastrand::Rng::with_seed(5354);
+    let (mut listed, mut band2_count) = (0usize, 0usize);
+    for round in 0..120 {
+        let b = if round % 2 == 0 {
+            rng.usize(0..416)
+        } else {
+            rng.usize(239..325)
+        };
+        let table = &catalogue.table(b).unwrap().0;
+        if table.total() == 0 {
+            continue;
+        }
+        let row4 = table.rows4[rng.usize(0..table.rows4.len())];
+        let band2s = walker.band2s(b, &row4);
+        if band2s.is_empty() {
+            continue;
+        }
+        let band2 = band2s[rng.usize(0..band2s.len())];
+        let mut bands12 = [0u8; 54];
+        bands12[..27].copy_from_slice(walker.catalogue().band(b));
+        bands12[27..36].copy_from_slice(&row4);
+        bands12[36..].copy_from_slice(&band2.rows);
+        let mut all = Vec::new();
+        band3s_under(&bands12, &[(1 << 27) - 1; 3], &mut all);
+        let every = (1u64 << 36) - 1;
+        for trial in 0..8 {
+            let admitted: [u64; 3] = match trial {
+                0 => [every; 3],
+                1..=5 => std::array::from_fn(|_| rng.u64(..) & rng.u64(..) & every),
+                _ => {
+                    std::array::from_fn(|s| 1 << band3s::case_of(&all[rng.usize(0..all.len())], s))
+                }
+            };
+            let expected: Vec<(Band, [u8; 3])> = all
+                .iter()
+                .filter_map(|band3| {
+                    let cases: [u8; 3] = std::array::from_fn(|s| band3s::case_of(band3, s) as u8);
+                    (0..3)
+                        .all(|s| admitted[s] >> cases[s] & 1 != 0)
+                        .then_some((*band3, cases))
+                })
+                .collect();
+            let mut got = vec![([0u8; 27], [9u8; 3])];
+            band3s_admitted(&bands12, &admitted, &mut got);
+            assert_eq!(
+                got[0],
+                ([0u8; 27], [9u8; 3]),
+                "what was in the list is kept"
+            );
+            assert_eq!(got[1..], expected[..], "band {} trial {trial}", b + 1);
+            listed += expected.len();
+        }
+        band2_count += 1;
+    }
+    assert!(
+        band2_count > 80 && listed > 1000,
+        "{band2_count} band 2s, {listed} listed"
+    );
 }
