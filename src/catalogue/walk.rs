@@ -461,11 +461,13 @@ impl Walker {
         let mut scratch = SCRATCH.with(|cell| cell.take());
         scratch.band3s.clear();
         scratch.kept.clear();
-        if self.band2_maps(b, &grid, &mut scratch.maps)
-            && self.stacks_admit(b, &grid, &mut scratch.admitted, &mut scratch.ties)
-        {
+        // The stacks first: most band 2s of the last bands list no
+        // completion there, and band 1's automorphisms are then not needed.
+        if self.stacks_admit(b, &grid, &mut scratch.admitted, &mut scratch.ties) {
             band3s_admitted(&bands12, &scratch.admitted, &mut scratch.band3s);
-            self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
+            if !scratch.band3s.is_empty() && self.band2_maps(b, &grid, &mut scratch.maps) {
+                self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
+            }
         }
         if reverse {
             scratch.kept.reverse();

@@ -87,7 +87,20 @@ pub(crate) fn band3s_admitted(
     out: &mut Vec<(Band, [u8; 3])>,
 ) {
     let start = out.len();
-    let free: [[u8; 3]; 9] = std::array::from_fn(|c| free_digits(bands12, c));
+    // Each column's free digits, increasing.
+    let mut masks = [0x3feu16; 9];
+    for r in 0..6 {
+        for (c, mask) in masks.iter_mut().enumerate() {
+            *mask &= !(1u16 << (bands12[9 * r + c] & 15));
+        }
+    }
+    let mut free = [[0u8; 3]; 9];
+    for (digits, mut mask) in free.iter_mut().zip(masks) {
+        for d in digits.iter_mut() {
+            *d = mask.trailing_zeros() as u8;
+            mask &= mask.wrapping_sub(1);
+        }
+    }
     let mut cases0 = admitted[0];
     while cases0 != 0 {
         let case0 = cases0.trailing_zeros() as usize;
@@ -104,11 +117,14 @@ pub(crate) fn band3s_admitted(
         // Each column of stacks 2 and 3 sends its digits to rows other
         // than stack 1's: at most two ways, none when stack 1 holds its
         // three digits in one row.
-        let ways: [(u8, [u8; 2]); 6] = std::array::from_fn(|j| {
+        let mut ways = [(0u8, [0u8; 2]); 6];
+        let mut none = false;
+        for (j, way) in ways.iter_mut().enumerate() {
             let f = |k: usize| row_of[free[3 + j][k] as usize & 15] as usize;
-            AVOIDING[(9 * f(0) + 3 * f(1) + f(2)) & 31]
-        });
-        if ways.iter().any(|&(n, _)| n == 0) {
+            *way = AVOIDING[(9 * f(0) + 3 * f(1) + f(2)) & 31];
+            none |= way.0 == 0;
+        }
+        if none {
             continue;
         }
         let [(n3, x3s), (n4, x4s), (n5, x5s), ..] = ways;
@@ -129,11 +145,14 @@ pub(crate) fn band3s_admitted(
                             row2_of[d] = 3u8.wrapping_sub(row_of[d]).wrapping_sub(p[k]);
                         }
                     }
-                    let xs: [u8; 3] = std::array::from_fn(|j| {
+                    let mut xs = [0u8; 3];
+                    let mut valid = true;
+                    for (j, x) in xs.iter_mut().enumerate() {
                         let r = |k: usize| row2_of[free[6 + j][k] as usize & 15] as usize;
-                        PERM_OF[(9 * r(0) + 3 * r(1) + r(2)) & 31]
-                    });
-                    if xs.iter().any(|&x| x >= 6) {
+                        *x = PERM_OF[(9 * r(0) + 3 * r(1) + r(2)) & 31];
+                        valid &= *x < 6;
+                    }
+                    if !valid {
                         continue;
                     }
                     let case2 = 6 * COMPOSE[xs[0] as usize][xs[1] as usize] as usize
@@ -165,22 +184,6 @@ pub(crate) fn band3s_admitted(
         }
     }
     out[start..].sort_unstable_by_key(|&(band, _)| band);
-}
-
-/// Column `c`'s three free digits under rows 1-6 (`cells`, at least the
-/// first 54), increasing.
-#[inline]
-fn free_digits(cells: &[u8], c: usize) -> [u8; 3] {
-    let mut mask = 0x3feu16;
-    for r in 0..6 {
-        mask &= !(1u16 << cells[9 * r + c]);
-    }
-    let mut digits = [0u8; 3];
-    for d in digits.iter_mut() {
-        *d = mask.trailing_zeros() as u8;
-        mask &= mask - 1;
-    }
-    digits
 }
 
 /// `INVERSE[p]`: the index in `PERMS3` of the inverse of `PERMS3[p]`.
