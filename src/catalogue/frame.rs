@@ -1,5 +1,6 @@
 //! The frame the catalogue's binary band files share (counts `NNN.cnt`,
-//! checkpoints `NNN.ckp`, band 2 lists `NNN.b2s`): one text header line
+//! checkpoints `NNN.ckp`, band 2 lists `NNN.b2s`, rows-5 lists
+//! `NNN.r5s`): one text header line
 //!
 //! ```text
 //! # s17 catalogue WHAT: first band NNN BAND, FIELD, ..., L bytes, fnv1a64 H

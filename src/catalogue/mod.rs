@@ -41,6 +41,7 @@ pub mod band2s;
 pub mod bitmap;
 pub mod checkpoint;
 mod frame;
+pub mod rows5;
 pub mod table;
 pub mod walk;
 
@@ -55,6 +56,7 @@ use crate::grid::Grid;
 
 pub use band2s::BandBand2s;
 pub use checkpoint::BandCheckpoints;
+pub use rows5::BandRows5;
 pub use table::BandTable;
 pub use walk::{Flow, Walker};
 
@@ -141,6 +143,9 @@ pub struct Catalogue {
     /// The band 2 files (the band 2s with grids) of the bands that have
     /// them, read on first use.
     band2s: Vec<Option<LazyFile<BandBand2s>>>,
+    /// The rows-5 files (the rows 5 with grids) of the bands that have
+    /// them, read on first use.
+    rows5: Vec<Option<LazyFile<BandRows5>>>,
     /// `starts[b]`: the grids of first bands before `b`, for the bands from
     /// 0 whose tables are all present, plus one entry (their total).
     starts: Vec<u64>,
@@ -195,14 +200,17 @@ impl Catalogue {
         // and reading all 416 is most of a second).
         let mut checkpoints = Vec::with_capacity(BANDS);
         let mut band2s = Vec::with_capacity(BANDS);
+        let mut rows5 = Vec::with_capacity(BANDS);
         for entry in &tables {
-            let (mut c, mut s) = (None, None);
+            let (mut c, mut s, mut r) = (None, None, None);
             if let Some((table, _)) = entry {
                 c = LazyFile::find(dirs, &BandCheckpoints::file_name(table.band))?;
                 s = LazyFile::find(dirs, &BandBand2s::file_name(table.band))?;
+                r = LazyFile::find(dirs, &BandRows5::file_name(table.band))?;
             }
             checkpoints.push(c);
             band2s.push(s);
+            rows5.push(r);
         }
         let mut starts = vec![0];
         for entry in &tables {
@@ -216,6 +224,7 @@ impl Catalogue {
             tables,
             checkpoints,
             band2s,
+            rows5,
             starts,
         })
     }
@@ -267,12 +276,30 @@ impl Catalogue {
             .map(Some)
     }
 
-    /// Reads and checks every checkpoint and band 2 file found now (as `catalogue
-    /// install` does before copying): the first that fails, in band order.
+    /// The file of a first band's (0-based) rows-5 list, if found.
+    pub fn rows5_file(&self, band: usize) -> Option<&Path> {
+        self.rows5[band].as_ref().map(|c| c.path.as_path())
+    }
+
+    /// The rows-5 list of a first band (0-based), if its file was found:
+    /// read and checked on the first call ([`BandRows5::parse`]).
+    pub fn rows5(&self, band: usize) -> Result<Option<&BandRows5>, CatalogueError> {
+        let Some(lazy) = &self.rows5[band] else {
+            return Ok(None);
+        };
+        let table = &self.tables[band].as_ref().expect("rows 5 have a table").0;
+        lazy.get(|bytes, path| BandRows5::parse(bytes, table, &self.walker, path))
+            .map(Some)
+    }
+
+    /// Reads and checks every checkpoint, band 2 and rows-5 file found now
+    /// (as `catalogue install` does before copying): the first that fails,
+    /// in band order.
     pub fn check_checkpoints(&self) -> Result<(), CatalogueError> {
         (0..BANDS).try_for_each(|band| {
             self.checkpoints(band)?;
-            self.band2s(band).map(|_| ())
+            self.band2s(band)?;
+            self.rows5(band).map(|_| ())
         })
     }
 
@@ -548,7 +575,8 @@ impl Catalogue {
 
     /// The grids of a band (with its table) from prefix `from` on, in
     /// order: with its band 2 file, only the band 2s listed there are
-    /// walked (the same grids).
+    /// walked; else with its rows-5 file, only the band 2s under the rows
+    /// 5 marked there (the same grids).
     fn stream_band(
         &self,
         band: usize,
@@ -557,9 +585,14 @@ impl Catalogue {
     ) -> Result<Flow, CatalogueError> {
         let table = &self.tables[band].as_ref().expect("a table").0;
         let band2s = self.band2s(band)?;
+        let rows5 = match band2s {
+            Some(_) => None,
+            None => self.rows5(band)?,
+        };
         for (prefix, row4) in table.rows4.iter().enumerate().skip(from) {
-            let flow = match band2s {
-                Some(list) => {
+            let flow = match (band2s, rows5) {
+                (None, Some(list)) => list.walk_prefix(&self.walker, prefix, row4, visit),
+                (Some(list), _) => {
                     let mut flow = Flow::Continue;
                     for band2 in list.of_prefix(prefix) {
                         flow = self.walker.walk_band2(band, row4, band2, false, visit);
@@ -569,7 +602,7 @@ impl Catalogue {
                     }
                     flow
                 }
-                None => self.walker.walk_prefix(band, row4, visit),
+                (None, None) => self.walker.walk_prefix(band, row4, visit),
             };
             if flow == Flow::Stop {
                 return Ok(Flow::Stop);
@@ -658,9 +691,9 @@ fn clone_answer<T: Clone>(answer: &Result<T, CatalogueError>) -> Result<T, Catal
     }
 }
 
-/// A band's checkpoint or band 2 file, found when the catalogue was
-/// opened, read and checked on first use ([`Catalogue::checkpoints`],
-/// [`Catalogue::band2s`]).
+/// A band's checkpoint, band 2 or rows-5 file, found when the catalogue
+/// was opened, read and checked on first use ([`Catalogue::checkpoints`],
+/// [`Catalogue::band2s`], [`Catalogue::rows5`]).
 struct LazyFile<T> {
     path: PathBuf,
     parsed: OnceLock<Result<T, CatalogueError>>,

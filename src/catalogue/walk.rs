@@ -60,6 +60,7 @@ mod band2;
 mod band3s;
 #[cfg(test)]
 mod reference;
+mod rows5;
 #[cfg(test)]
 mod tests;
 

@@ -11,7 +11,8 @@ use anyhow::Context;
 use s17::band::BANDS;
 use s17::catalogue::bitmap::{Answer, Bitmap, BitmapError};
 use s17::catalogue::{
-    BandBand2s, BandCheckpoints, BandTable, Catalogue, CatalogueError, ED_GRIDS, Flow, Walker,
+    BandBand2s, BandCheckpoints, BandRows5, BandTable, Catalogue, CatalogueError, ED_GRIDS, Flow,
+    Walker,
 };
 use s17::grid::Grid;
 
@@ -82,6 +83,11 @@ enum Command {
         /// walks only those band 2s (the last bands' streams, about 10x).
         #[arg(long, conflicts_with = "checkpoints")]
         band2s: bool,
+        /// Build the rows-5 lists (`NNN.r5s`) instead: per prefix, the rows
+        /// 5 with grids; a stream through a band with no band 2 list fills
+        /// row 6 under those only (bands 315-324, about 3x).
+        #[arg(long, conflicts_with_all = ["checkpoints", "band2s"])]
+        rows5: bool,
     },
     /// "Has this grid the flag?" from a bitmap of `s17 campaign bitmap`,
     /// for each grid (any image), one per line: `LINE<TAB>NUMBER<TAB>ANSWER`,
@@ -97,7 +103,7 @@ enum Command {
         #[command(flatten)]
         tables: TablesDir,
     },
-    /// Copy checked catalogue tables (and checkpoints, band 2 lists) from DIR into the
+    /// Copy checked catalogue tables (and checkpoints, band 2 and rows-5 lists) from DIR into the
     /// user's cache (or --dir), where an installed `s17` finds them: the
     /// source's `data/catalogue` holds them all.
     Install {
@@ -185,6 +191,7 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             threads,
             checkpoints: false,
             band2s: false,
+            rows5: false,
             ..
         } => build(&bands, dir, threads, quiet),
         Command::Build {
@@ -193,8 +200,12 @@ pub fn run(args: Args, quiet: bool) -> Outcome {
             threads,
             checkpoints,
             every,
+            rows5,
             ..
-        } => build_checkpoints(&bands, dir, threads, checkpoints.then_some(every), quiet),
+        } => {
+            let every = checkpoints.then_some(every);
+            build_checkpoints(&bands, dir, threads, every, rows5, quiet)
+        }
         Command::Has {
             input,
             bitmap,
@@ -591,14 +602,15 @@ fn build(bands: &str, dir: Option<PathBuf>, threads: usize, quiet: bool) -> Outc
     Ok(true)
 }
 
-/// `catalogue build --checkpoints` (`every` given) or `--band2s`: band
-/// by band, bands whose file is in `dir` kept (so a stopped build
-/// resumes), each from its table.
+/// `catalogue build --checkpoints` (`every` given), `--band2s` or
+/// `--rows5`: band by band, bands whose file is in `dir` kept (so a
+/// stopped build resumes), each from its table.
 fn build_checkpoints(
     bands: &str,
     dir: Option<PathBuf>,
     threads: usize,
     every: Option<u64>,
+    rows5: bool,
     quiet: bool,
 ) -> Outcome {
     let (first, last) = parse_range(bands, BANDS as u64, "first band")?;
@@ -606,9 +618,10 @@ fn build_checkpoints(
     init_threads(threads)?;
     let catalogue = open_catalogue(Some(&dir))?;
     for band in first as usize - 1..last as usize {
-        let path = dir.join(match every {
-            Some(_) => BandCheckpoints::file_name(band),
-            None => BandBand2s::file_name(band),
+        let path = dir.join(match (every, rows5) {
+            (Some(_), _) => BandCheckpoints::file_name(band),
+            (None, false) => BandBand2s::file_name(band),
+            (None, true) => BandRows5::file_name(band),
         });
         if kept(&path, band, quiet) {
             continue;
@@ -623,16 +636,21 @@ fn build_checkpoints(
         };
         let start = Instant::now();
         let walker = catalogue.walker();
-        let (path, what) = match every {
-            Some(every) => (
+        let (path, what) = match (every, rows5) {
+            (Some(every), _) => (
                 BandCheckpoints::build(walker, table, every, table_path)?
                     .write(walker, table, &dir)?,
                 format!("checkpoints every {every} grids"),
             ),
-            None => {
+            (None, false) => {
                 let band2s = BandBand2s::build(walker, table, table_path)?;
                 let what = format!("{} band 2s with grids", band2s.len());
                 (band2s.write(walker, table, &dir)?, what)
+            }
+            (None, true) => {
+                let list = BandRows5::build(walker, table, table_path)?;
+                let what = format!("{} of {} rows 5 marked", list.marked_count(), list.len());
+                (list.write(walker, table, &dir)?, what)
             }
         };
         if !quiet {
@@ -648,7 +666,7 @@ fn build_checkpoints(
     Ok(true)
 }
 
-/// `catalogue install`: every table, checkpoint and band 2 list file of
+/// `catalogue install`: every table, checkpoint, band 2 and rows-5 list file of
 /// `from`, read and checked first (a bad file is bad input: nothing is
 /// copied), then written through a temporary file and a rename: the
 /// tables as counts files (`NNN.cnt`, from a text table too), the others
@@ -683,6 +701,7 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     for band in 0..BANDS {
         files.extend(catalogue.checkpoint_file(band).map(Path::to_path_buf));
         files.extend(catalogue.band2s_file(band).map(Path::to_path_buf));
+        files.extend(catalogue.rows5_file(band).map(Path::to_path_buf));
     }
     if (0..BANDS).all(|b| catalogue.table(b).is_none()) {
         return Err(Usage(format!(
@@ -712,20 +731,20 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
         bytes += content.len() as u64;
     }
     if !quiet {
+        let lists = |has: &dyn Fn(usize) -> bool, what| match (0..BANDS).filter(|&b| has(b)).count()
+        {
+            0 => String::new(),
+            n => format!(", {n} {what} lists"),
+        };
         eprintln!(
-            "s17 catalogue install: {} tables and {} checkpoint files{} ({bytes} bytes) -> {} \
+            "s17 catalogue install: {} tables and {} checkpoint files{}{} ({bytes} bytes) -> {} \
              (first bands 001 to {:03} numbered)",
             (0..BANDS).filter(|&b| catalogue.table(b).is_some()).count(),
             (0..BANDS)
                 .filter(|&b| catalogue.checkpoint_file(b).is_some())
                 .count(),
-            match (0..BANDS)
-                .filter(|&b| catalogue.band2s_file(b).is_some())
-                .count()
-            {
-                0 => String::new(),
-                n => format!(", {n} band 2 lists"),
-            },
+            lists(&|b| catalogue.band2s_file(b).is_some(), "band 2"),
+            lists(&|b| catalogue.rows5_file(b).is_some(), "rows-5"),
             dir.display(),
             catalogue.bands_numbered()
         );
