@@ -249,6 +249,23 @@ impl BandIndex {
         }
     }
 
+    /// What rows 1 and 2 of the band whose cell `i` is `cell(i)` (cells
+    /// 0-17) decide: the relabelling (`label[d]`, the 0-based column of `d`
+    /// in row 1) and the block of the numbers of the bands under them:
+    /// such a band's number is `216 × block + o1 · 36 + o2 · 6 + o3`,
+    /// `o_s` the [`order3`] of its row 3's relabelled digits in stack `s`.
+    #[inline]
+    pub fn block_under(&self, cell: impl Fn(usize) -> u8) -> ([u8; 10], usize) {
+        self.rows12(&cell)
+    }
+
+    /// The largest class of the valid bands of a block
+    /// ([`Self::block_under`]).
+    #[inline]
+    pub fn max_class_of_block(&self, block: usize) -> usize {
+        self.block_max[block] as usize
+    }
+
     /// The largest class of the valid bands whose rows 1 and 2 read
     /// `cell(i)` (cells 0-17): their numbers differ in row 3's orders
     /// alone, the last base-216 digit, so they fill one block of 216.
@@ -320,7 +337,7 @@ fn row_orders(label: &[u8; 10], cell: &impl Fn(usize) -> u8, row: usize) -> usiz
 /// The order (0..6) of three distinct digits: 2 · (rank of the first) +
 /// (whether the third is below the second).
 #[inline]
-fn order3(a: u8, b: u8, c: u8) -> usize {
+pub fn order3(a: u8, b: u8, c: u8) -> usize {
     2 * ((b < a) as usize + (c < a) as usize) + (c < b) as usize
 }
 
