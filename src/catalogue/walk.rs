@@ -66,9 +66,9 @@ mod rows56;
 mod tests;
 
 use band2::KeptMap;
-use band3s::band3s_admitted;
+use band3s::band3s_of_cases;
 #[cfg(test)]
-pub(crate) use band3s::band3s_under;
+use band3s::{band3s_admitted, band3s_under};
 use rows56::Rows56;
 
 /// The fixed part of the walk: the band catalogue, the fast band index and
@@ -466,8 +466,16 @@ impl Walker {
         scratch.kept.clear();
         // The stacks first: most band 2s of the last bands list no
         // completion there, and band 1's automorphisms are then not needed.
-        if self.stacks_admit(b, &grid, &mut scratch.admitted, &mut scratch.ties) {
-            band3s_admitted(&bands12, &scratch.admitted, &mut scratch.band3s);
+        let Scratch {
+            admitted,
+            ties,
+            allowed,
+            listed,
+            band3s,
+            ..
+        } = &mut scratch;
+        if self.stacks_admit(b, &grid, admitted, ties, allowed) {
+            band3s_of_cases(&bands12, admitted, allowed, listed, band3s);
             if !scratch.band3s.is_empty() && self.band2_maps(b, &grid, &mut scratch.maps) {
                 self.minlex_band3s(b, band2.class as usize, &mut grid, &mut scratch);
             }
@@ -618,6 +626,10 @@ struct Scratch {
     /// `case`: [`Walker::stacks_admit`]).
     admitted: [u64; 3],
     ties: [u64; 3],
+    /// Per stack, the rows its admitted cases hold (`band3s_under`'s
+    /// filter), and the band 3s it lists when stack 1 admits many cases.
+    allowed: [u32; 3],
+    listed: Vec<Band>,
     /// The automorphisms of band 1 that rows 1-6 leave undecided.
     maps: Vec<KeptMap>,
     /// The band-3 completions whose stacks are not below band 1, in

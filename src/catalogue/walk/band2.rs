@@ -4,6 +4,7 @@
 //! can still be of class `b` or more.
 
 use super::Walker;
+use super::band3s::rows_of_cases;
 
 /// An automorphism of band 1 kept for a band 2's candidates
 /// ([`Walker::band2_maps`]): its index in the band's row maps, and when
@@ -139,9 +140,10 @@ impl Walker {
         grid: &[u8; 81],
         admitted: &mut [u64; 3],
         ties: &mut [u64; 3],
+        allowed: &mut [u32; 3],
     ) -> bool {
         for s in 0..3 {
-            (admitted[s], ties[s]) = self.stack_cases_cached(b, grid, s);
+            (admitted[s], ties[s], allowed[s]) = self.stack_cases_cached(b, grid, s);
             if admitted[s] == 0 {
                 return false;
             }
@@ -151,7 +153,12 @@ impl Walker {
 
     /// [`Self::stack_cases`] through the thread's cache of stacks.
     #[inline]
-    pub(super) fn stack_cases_cached(&self, b: usize, grid: &[u8; 81], s: usize) -> (u64, u64) {
+    pub(super) fn stack_cases_cached(
+        &self,
+        b: usize,
+        grid: &[u8; 81],
+        s: usize,
+    ) -> (u64, u64, u32) {
         let mut key = (b as u64) << 2 | s as u64;
         for r in 3..6 {
             for j in 0..3 {
@@ -164,11 +171,14 @@ impl Walker {
                 let entry = &mut cache[slot];
                 if entry.0 != key + 1 {
                     let (a, t) = self.stack_cases(b, grid, s);
-                    *entry = (key + 1, a, t);
+                    *entry = (key + 1, a, t, rows_of_cases(a));
                 }
-                (entry.1, entry.2)
+                (entry.1, entry.2, entry.3)
             }
-            Err(_) => self.stack_cases(b, grid, s),
+            Err(_) => {
+                let (a, t) = self.stack_cases(b, grid, s);
+                (a, t, rows_of_cases(a))
+            }
         })
     }
 
@@ -221,8 +231,9 @@ const CACHE_BITS: u32 = 12;
 
 thread_local! {
     /// Per stack (first band, stack, its rows 4-6) seen, its admitted and
-    /// tie cases ([`Walker::stacks_admit`]): `(key + 1, admitted, ties)`,
+    /// tie cases and the rows the admitted ones hold
+    /// ([`Walker::stacks_admit`]): `(key + 1, admitted, ties, rows)`,
     /// direct-mapped.
-    static STACK_CASES: std::cell::RefCell<Vec<(u64, u64, u64)>> =
-        std::cell::RefCell::new(vec![(0, 0, 0); 1 << CACHE_BITS]);
+    static STACK_CASES: std::cell::RefCell<Vec<(u64, u64, u64, u32)>> =
+        std::cell::RefCell::new(vec![(0, 0, 0, 0); 1 << CACHE_BITS]);
 }

@@ -193,6 +193,11 @@ fn the_stack_by_stack_listing_equals_the_row_by_row_one() {
                 "what was in the list is kept"
             );
             assert_eq!(got[1..], expected[..], "band {} trial {trial}", b + 1);
+            // The same through the choice of listing.
+            let allowed = admitted.map(band3s::rows_of_cases);
+            let (mut rows, mut either) = (Vec::new(), Vec::new());
+            band3s_of_cases(&bands12, &admitted, &allowed, &mut rows, &mut either);
+            assert_eq!(either, expected, "band {} trial {trial}", b + 1);
             listed += expected.len();
         }
         band2_count += 1;
