@@ -1,11 +1,12 @@
 //! The file system at the bottom of every layer that writes: the one
-//! whole-file rewrite ([`write_atomically`], [`write_atomically_with`]) and
+//! whole-file rewrite ([`write_atomically`], [`write_atomically_with`],
+//! [`AtomicFile`] for a writer that seeks) and
 //! the streaming [`Checksum`] of the band table and flag files. It names
 //! no other module of the crate.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Replaces the file at `path` with `bytes`, or leaves it as it was: see
@@ -26,31 +27,81 @@ pub fn write_atomically_with(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}.{call}", std::process::id()));
-    let temporary = path.with_file_name(name);
-    let result = (|| {
-        let mut file = File::create(&temporary)?;
-        write(&mut file)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-        return result;
+    let mut out = AtomicFile::create(path)?;
+    write(out.file())?;
+    out.commit()
+}
+
+/// A file that replaces the one at `path` when committed, or leaves it as
+/// it was ([`write_atomically_with`] for a writer that seeks or writes in
+/// pieces, as the bitmap does): filled in a temporary file beside `path`,
+/// named uniquely per process and call; [`AtomicFile::commit`] fsyncs it,
+/// renames it over `path` and fsyncs the directory where the platform
+/// allows it; dropped uncommitted, the temporary file is removed.
+pub struct AtomicFile {
+    /// `None` once committed.
+    file: Option<File>,
+    temporary: PathBuf,
+    path: PathBuf,
+}
+
+impl AtomicFile {
+    /// Starts the temporary file of `path` (whose directory must exist).
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        static CALLS: AtomicU64 = AtomicU64::new(0);
+        let call = CALLS.fetch_add(1, Ordering::Relaxed);
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(format!(".tmp{}.{call}", std::process::id()));
+        let temporary = path.with_file_name(name);
+        let file = File::create(&temporary)?;
+        Ok(AtomicFile {
+            file: Some(file),
+            temporary,
+            path: path.to_path_buf(),
+        })
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    // Directory fsync makes the rename durable; not every platform allows it.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
+
+    /// The temporary file, to write.
+    pub fn file(&mut self) -> &mut File {
+        self.file.as_mut().expect("not committed")
     }
-    Ok(())
+
+    /// The temporary file's path (for error messages).
+    pub fn temporary(&self) -> &Path {
+        &self.temporary
+    }
+
+    /// Syncs the file and renames it over `path` (then syncs the
+    /// directory); on an error the temporary file is removed and `path`
+    /// is as it was.
+    pub fn commit(mut self) -> io::Result<()> {
+        let file = self.file.take().expect("not committed");
+        let result = file.sync_all().and_then(|()| {
+            drop(file);
+            fs::rename(&self.temporary, &self.path)
+        });
+        if result.is_err() {
+            let _ = fs::remove_file(&self.temporary);
+            return result;
+        }
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        // Directory fsync makes the rename durable; not every platform allows it.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.temporary);
+        }
+    }
 }
 
 /// Removes the temporary files [`write_atomically_with`] left beside
@@ -220,6 +271,38 @@ mod tests {
         flipped[999] ^= 1;
         assert_ne!(Checksum::of(&flipped), whole);
         assert_ne!(Checksum::of(&bytes[..999]), whole);
+    }
+
+    #[test]
+    fn an_atomic_file_replaces_its_path_only_when_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bits");
+        std::fs::write(&path, "old").unwrap();
+        let names = || {
+            let mut n: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            n.sort();
+            n
+        };
+        // Written in pieces (a seek back), dropped: the old file stays,
+        // the temporary file goes.
+        let mut out = AtomicFile::create(&path).unwrap();
+        out.file().write_all(b"new!").unwrap();
+        assert_eq!(names().len(), 2, "the temporary file beside the path");
+        drop(out);
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert_eq!(names(), ["bits"]);
+        // Committed: replaced, nothing else left.
+        let mut out = AtomicFile::create(&path).unwrap();
+        use std::io::{Seek, SeekFrom};
+        out.file().write_all(b"xxw!").unwrap();
+        out.file().seek(SeekFrom::Start(0)).unwrap();
+        out.file().write_all(b"ne").unwrap();
+        out.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new!");
+        assert_eq!(names(), ["bits"]);
     }
 
     #[test]

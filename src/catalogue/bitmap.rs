@@ -49,7 +49,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use crate::disk::Checksum;
+use crate::disk::{AtomicFile, Checksum};
 use crate::grid::Grid;
 
 use super::{Catalogue, CatalogueError, ED_GRIDS};
@@ -203,12 +203,9 @@ fn zero_checksum(len: usize) -> u64 {
 /// The bits of a bitmap being made, block by block: a block takes memory
 /// from its first set bit until it is written ([`BitmapWriter::flush_below`]).
 pub struct BitmapWriter {
-    file: File,
-    /// The file being filled, beside `path`; renamed over it by
+    /// The file being filled, beside the bitmap's path; renamed over it by
     /// [`Self::finish`], removed if the writer is dropped before.
-    temporary: PathBuf,
-    path: PathBuf,
-    finished: bool,
+    out: AtomicFile,
     blocks: Vec<Option<Box<[u8]>>>,
     sums: Vec<u64>,
     /// Blocks below this are written (or zero) and final.
@@ -223,31 +220,26 @@ impl BitmapWriter {
     /// length, all bits clear; `info` gives the header's length (its build
     /// string).
     pub fn create(path: &Path, info: &BitmapInfo) -> Result<BitmapWriter, BitmapError> {
-        let mut name = path.file_name().unwrap_or_default().to_os_string();
-        name.push(format!(".tmp{}", std::process::id()));
-        let temporary = path.with_file_name(name);
-        let fail = |e: io::Error| BitmapError {
-            file: temporary.clone(),
-            fault: BitmapFault::Io(e),
-        };
         check_info(info).map_err(|fault| BitmapError {
             file: path.to_path_buf(),
             fault,
         })?;
         let payload_at = info.payload_at() as u64;
-        let file = File::create(&temporary).map_err(fail)?;
-        if let Err(e) = file.set_len(payload_at + PAYLOAD) {
-            let _ = std::fs::remove_file(&temporary);
-            return Err(fail(e));
-        }
+        let fail = |file: &Path, e: io::Error| BitmapError {
+            file: file.to_path_buf(),
+            fault: BitmapFault::Io(e),
+        };
+        let mut out = AtomicFile::create(path).map_err(|e| fail(path, e))?;
+        // Dropped on an error, `out` removes its file.
+        let temporary = out.temporary().to_path_buf();
+        out.file()
+            .set_len(payload_at + PAYLOAD)
+            .map_err(|e| fail(&temporary, e))?;
         let zero = zero_checksum(BLOCK);
         let mut sums = vec![zero; BLOCKS];
         sums[BLOCKS - 1] = zero_checksum(block_len(BLOCKS - 1));
         Ok(BitmapWriter {
-            file,
-            temporary,
-            path: path.to_path_buf(),
-            finished: false,
+            out,
             blocks: (0..BLOCKS).map(|_| None).collect(),
             sums,
             done: 0,
@@ -290,11 +282,11 @@ impl BitmapWriter {
             if let Some(block) = self.blocks[i].take() {
                 self.sums[i] = Checksum::of(&block);
                 let at = self.payload_at + (i * BLOCK) as u64;
-                self.file
-                    .seek(SeekFrom::Start(at))
-                    .and_then(|_| self.file.write_all(&block))
+                let file = self.out.file();
+                file.seek(SeekFrom::Start(at))
+                    .and_then(|_| file.write_all(&block))
                     .map_err(|e| BitmapError {
-                        file: self.temporary.clone(),
+                        file: self.out.temporary().to_path_buf(),
                         fault: BitmapFault::Io(e),
                     })?;
             }
@@ -312,27 +304,20 @@ impl BitmapWriter {
             ..info.clone()
         };
         let header = header_bytes(&info, &self.sums);
-        let temporary = self.temporary.clone();
-        (|| {
-            self.file.seek(SeekFrom::Start(0))?;
-            self.file.write_all(&header)?;
-            self.file.sync_all()?;
-            std::fs::rename(&self.temporary, &self.path)
-        })()
-        .map_err(|e| BitmapError {
-            file: temporary,
-            fault: BitmapFault::Io(e),
-        })?;
-        self.finished = true;
+        let temporary = self.out.temporary().to_path_buf();
+        let mut out = self.out;
+        let written = {
+            let file = out.file();
+            file.seek(SeekFrom::Start(0))
+                .and_then(|_| file.write_all(&header))
+        };
+        written
+            .and_then(|()| out.commit())
+            .map_err(|e| BitmapError {
+                file: temporary,
+                fault: BitmapFault::Io(e),
+            })?;
         Ok(self.set)
-    }
-}
-
-impl Drop for BitmapWriter {
-    fn drop(&mut self) {
-        if !self.finished {
-            let _ = std::fs::remove_file(&self.temporary);
-        }
     }
 }
 
