@@ -295,7 +295,7 @@ impl Catalogue {
     /// Reads and checks every checkpoint, band 2 and rows-5 file found now
     /// (as `catalogue install` does before copying): the first that fails,
     /// in band order.
-    pub fn check_checkpoints(&self) -> Result<(), CatalogueError> {
+    pub fn check_band_files(&self) -> Result<(), CatalogueError> {
         (0..BANDS).try_for_each(|band| {
             self.checkpoints(band)?;
             self.band2s(band)?;

@@ -275,7 +275,7 @@ fn timings() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(10_000);
     // Checkpoints are read on a band's first use: all read before timing.
-    catalogue.check_checkpoints().unwrap();
+    catalogue.check_band_files().unwrap();
     // `S17_TIMINGS_BUILT`: numbers of the bands with checkpoints only.
     let built: Vec<usize> = (0..catalogue.bands_numbered())
         .filter(|&b| catalogue.checkpoint_file(b).is_some())
@@ -672,7 +672,7 @@ fn a_catalogue_with_checkpoints_numbers_as_one_without() {
         let with = Catalogue::open(&[dir.clone(), committed_dir()]).unwrap();
         let k = plain.starts[300] + 1;
         let errors = [
-            with.check_checkpoints()
+            with.check_band_files()
                 .expect_err("a corrupt file is refused"),
             with.grid(k).expect_err("a number of its band is refused"),
             with.number(&plain.grid(k).unwrap())

@@ -693,9 +693,9 @@ fn install(from: Option<PathBuf>, dir: Option<PathBuf>, quiet: bool) -> Outcome 
     let dir = build_dir(dir)?;
     let catalogue =
         Catalogue::open(std::slice::from_ref(&from)).map_err(|e| Usage(e.to_string()))?;
-    // Checkpoints are otherwise read on first use: every file checked now.
+    // Band files are otherwise read on first use: every one checked now.
     catalogue
-        .check_checkpoints()
+        .check_band_files()
         .map_err(|e| Usage(e.to_string()))?;
     let mut files = Vec::new();
     for band in 0..BANDS {
