@@ -143,17 +143,8 @@ impl BandBand2s {
         let band = table.band;
         let file = unframe(bytes, "band 2s", walker, band, 2, path)?;
         let bad = |line, reason| file.error(line, reason);
-        let total = file.number(0, "", " grids")?;
+        file.check_grids(table)?;
         let count = file.number(1, "", " band 2s")?;
-        if total != table.total() {
-            return Err(bad(
-                1,
-                format!(
-                    "made for {total} grids, the band's table has {}",
-                    table.total()
-                ),
-            ));
-        }
         let body = file.body()?;
         let mut out = BandBand2s {
             band,

@@ -219,18 +219,9 @@ impl BandCheckpoints {
     ) -> Result<(u64, &'b [u8]), CatalogueError> {
         let file = unframe(bytes, "checkpoints", walker, table.band, 3, path)?;
         let bad = |line, reason| file.error(line, reason);
-        let total = file.number(0, "", " grids")?;
+        file.check_grids(table)?;
         let spacing = file.number(1, "every ", " grids")?;
         let count = file.number(2, "", " checkpoints")?;
-        if total != table.total() {
-            return Err(bad(
-                1,
-                format!(
-                    "made for {total} grids, the band's table has {}",
-                    table.total()
-                ),
-            ));
-        }
         if spacing == 0 {
             return Err(bad(1, "a spacing of 0 grids".into()));
         }

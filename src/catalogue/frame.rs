@@ -15,6 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use super::CatalogueError;
+use super::table::BandTable;
 use super::walk::Walker;
 use crate::band::band_to_string;
 
@@ -93,6 +94,22 @@ impl<'b> Unframed<'b, '_> {
             .and_then(|f| f.strip_suffix(after))
             .and_then(|f| f.parse().ok())
             .ok_or_else(|| self.error(1, format!("the header has no `{before}N{after}`")))
+    }
+
+    /// Checks field 0, `N grids`, against the table the file is read
+    /// with: a file made for another count of grids is refused.
+    pub fn check_grids(&self, table: &BandTable) -> Result<(), CatalogueError> {
+        let total = self.number(0, "", " grids")?;
+        if total != table.total() {
+            return Err(self.error(
+                1,
+                format!(
+                    "made for {total} grids, the band's table has {}",
+                    table.total()
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The bytes after the header, once they have the header's length

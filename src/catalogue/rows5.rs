@@ -202,18 +202,9 @@ impl BandRows5 {
         let band = table.band;
         let file = unframe(bytes, "rows 5", walker, band, 3, path)?;
         let bad = |line, reason| file.error(line, reason);
-        let total = file.number(0, "", " grids")?;
+        file.check_grids(table)?;
         let count = file.number(1, "", " rows 5")?;
         let marked = file.number(2, "", " marked")?;
-        if total != table.total() {
-            return Err(bad(
-                1,
-                format!(
-                    "made for {total} grids, the band's table has {}",
-                    table.total()
-                ),
-            ));
-        }
         let body = file.body()?;
         let mut starts = Vec::with_capacity(table.rows4.len() + 1);
         starts.push(0u32);
