@@ -143,7 +143,7 @@ impl BandBand2s {
         let band = table.band;
         let file = unframe(bytes, "band 2s", walker, band, 2, path)?;
         let bad = |line, reason| file.error(line, reason);
-        file.check_grids(table)?;
+        file.check_grids(table.total())?;
         let count = file.number(1, "", " band 2s")?;
         let body = file.body()?;
         let mut out = BandBand2s {

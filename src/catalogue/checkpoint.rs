@@ -219,7 +219,7 @@ impl BandCheckpoints {
     ) -> Result<(u64, &'b [u8]), CatalogueError> {
         let file = unframe(bytes, "checkpoints", walker, table.band, 3, path)?;
         let bad = |line, reason| file.error(line, reason);
-        file.check_grids(table)?;
+        file.check_grids(table.total())?;
         let spacing = file.number(1, "every ", " grids")?;
         let count = file.number(2, "", " checkpoints")?;
         if spacing == 0 {

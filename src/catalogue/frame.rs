@@ -15,7 +15,6 @@
 use std::path::{Path, PathBuf};
 
 use super::CatalogueError;
-use super::table::BandTable;
 use super::walk::Walker;
 use crate::band::band_to_string;
 
@@ -96,17 +95,14 @@ impl<'b> Unframed<'b, '_> {
             .ok_or_else(|| self.error(1, format!("the header has no `{before}N{after}`")))
     }
 
-    /// Checks field 0, `N grids`, against the table the file is read
-    /// with: a file made for another count of grids is refused.
-    pub fn check_grids(&self, table: &BandTable) -> Result<(), CatalogueError> {
+    /// Checks field 0, `N grids`, against `grids`, the total of the table
+    /// the file is read with: a file made for another count is refused.
+    pub fn check_grids(&self, grids: u64) -> Result<(), CatalogueError> {
         let total = self.number(0, "", " grids")?;
-        if total != table.total() {
+        if total != grids {
             return Err(self.error(
                 1,
-                format!(
-                    "made for {total} grids, the band's table has {}",
-                    table.total()
-                ),
+                format!("made for {total} grids, the band's table has {grids}"),
             ));
         }
         Ok(())

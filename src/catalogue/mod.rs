@@ -249,14 +249,25 @@ impl Catalogue {
     /// read and checked on the first call (as [`BandCheckpoints::parse`]
     /// says), then kept. A file that fails gives its error on every call.
     pub fn checkpoints(&self, band: usize) -> Result<Option<&BandCheckpoints>, CatalogueError> {
-        let Some(lazy) = &self.checkpoints[band] else {
+        self.band_file(&self.checkpoints, band, BandCheckpoints::parse)
+    }
+
+    /// A first band's file of `files`, read and checked by `parse` (with
+    /// the band's table) on the first call, then kept.
+    fn band_file<'a, T>(
+        &'a self,
+        files: &'a [Option<LazyFile<T>>],
+        band: usize,
+        parse: impl FnOnce(&[u8], &BandTable, &Walker, &Path) -> Result<T, CatalogueError>,
+    ) -> Result<Option<&'a T>, CatalogueError> {
+        let Some(lazy) = &files[band] else {
             return Ok(None);
         };
         let table = &self.tables[band]
             .as_ref()
-            .expect("checkpoints have a table")
+            .expect("a band file has a table")
             .0;
-        lazy.get(|bytes, path| BandCheckpoints::parse(bytes, table, &self.walker, path))
+        lazy.get(|bytes, path| parse(bytes, table, &self.walker, path))
             .map(Some)
     }
 
@@ -268,12 +279,7 @@ impl Catalogue {
     /// The band 2s with grids of a first band (0-based), if its file was
     /// found: read and checked on the first call ([`BandBand2s::parse`]).
     pub fn band2s(&self, band: usize) -> Result<Option<&BandBand2s>, CatalogueError> {
-        let Some(lazy) = &self.band2s[band] else {
-            return Ok(None);
-        };
-        let table = &self.tables[band].as_ref().expect("band 2s have a table").0;
-        lazy.get(|bytes, path| BandBand2s::parse(bytes, table, &self.walker, path))
-            .map(Some)
+        self.band_file(&self.band2s, band, BandBand2s::parse)
     }
 
     /// The file of a first band's (0-based) rows-5 list, if found.
@@ -284,12 +290,7 @@ impl Catalogue {
     /// The rows-5 list of a first band (0-based), if its file was found:
     /// read and checked on the first call ([`BandRows5::parse`]).
     pub fn rows5(&self, band: usize) -> Result<Option<&BandRows5>, CatalogueError> {
-        let Some(lazy) = &self.rows5[band] else {
-            return Ok(None);
-        };
-        let table = &self.tables[band].as_ref().expect("rows 5 have a table").0;
-        lazy.get(|bytes, path| BandRows5::parse(bytes, table, &self.walker, path))
-            .map(Some)
+        self.band_file(&self.rows5, band, BandRows5::parse)
     }
 
     /// Reads and checks every checkpoint, band 2 and rows-5 file found now

@@ -202,7 +202,7 @@ impl BandRows5 {
         let band = table.band;
         let file = unframe(bytes, "rows 5", walker, band, 3, path)?;
         let bad = |line, reason| file.error(line, reason);
-        file.check_grids(table)?;
+        file.check_grids(table.total())?;
         let count = file.number(1, "", " rows 5")?;
         let marked = file.number(2, "", " marked")?;
         let body = file.body()?;

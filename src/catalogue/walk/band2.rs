@@ -142,43 +142,35 @@ impl Walker {
         ties: &mut [u64; 3],
         allowed: &mut [u32; 3],
     ) -> bool {
-        for s in 0..3 {
-            (admitted[s], ties[s], allowed[s]) = self.stack_cases_cached(b, grid, s);
-            if admitted[s] == 0 {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// [`Self::stack_cases`] through the thread's cache of stacks.
-    #[inline]
-    pub(super) fn stack_cases_cached(
-        &self,
-        b: usize,
-        grid: &[u8; 81],
-        s: usize,
-    ) -> (u64, u64, u32) {
-        let mut key = (b as u64) << 2 | s as u64;
-        for r in 3..6 {
-            for j in 0..3 {
-                key = key << 4 | grid[9 * r + 3 * s + j] as u64;
-            }
-        }
-        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize;
-        STACK_CASES.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut cache) => {
-                let entry = &mut cache[slot];
-                if entry.0 != key + 1 {
-                    let (a, t) = self.stack_cases(b, grid, s);
-                    *entry = (key + 1, a, t, rows_of_cases(a));
+        // One borrow of the cache for the three stacks (a nested walk, in
+        // a visit, finds it borrowed and goes without).
+        STACK_CASES.with(|cell| {
+            let mut cache = cell.try_borrow_mut().ok();
+            for s in 0..3 {
+                let mut key = (b as u64) << 2 | s as u64;
+                for r in 3..6 {
+                    for j in 0..3 {
+                        key = key << 4 | grid[9 * r + 3 * s + j] as u64;
+                    }
                 }
-                (entry.1, entry.2, entry.3)
+                let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - CACHE_BITS)) as usize;
+                let entry = match cache.as_mut().map(|c| &mut c[slot]) {
+                    Some(entry) if entry.0 == key + 1 => *entry,
+                    slot => {
+                        let (a, t) = self.stack_cases(b, grid, s);
+                        let entry = (key + 1, a, t, rows_of_cases(a));
+                        if let Some(slot) = slot {
+                            *slot = entry;
+                        }
+                        entry
+                    }
+                };
+                (admitted[s], ties[s], allowed[s]) = (entry.1, entry.2, entry.3);
+                if admitted[s] == 0 {
+                    return false;
+                }
             }
-            Err(_) => {
-                let (a, t) = self.stack_cases(b, grid, s);
-                (a, t, rows_of_cases(a))
-            }
+            true
         })
     }
 

@@ -97,12 +97,16 @@ pub(crate) fn band3s_of_cases(
     }
     listed.clear();
     band3s_under(bands12, allowed, listed);
-    out.extend(listed.iter().filter_map(|band3| {
-        let cases: [u8; 3] = std::array::from_fn(|s| case_of(band3, s) as u8);
-        (0..3)
-            .all(|s| admitted[s] >> cases[s] & 1 != 0)
-            .then_some((*band3, cases))
-    }));
+    'band3: for band3 in listed.iter() {
+        let mut cases = [0u8; 3];
+        for (s, case) in cases.iter_mut().enumerate() {
+            *case = case_of(band3, s) as u8;
+            if admitted[s] >> *case & 1 == 0 {
+                continue 'band3;
+            }
+        }
+        out.push((*band3, cases));
+    }
 }
 
 /// The rows (bit `9 i + 3 j + k`, as [`band3s_under`] reads them) that the
