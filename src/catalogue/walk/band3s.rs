@@ -73,7 +73,7 @@ const AVOIDING: [(u8, [u8; 2]); 32] = {
     t
 };
 
-/// Above this many admitted cases of stack 1, [`band3s_of_cases`] lists
+/// Above this many admitted cases in each stack, [`band3s_of_cases`] lists
 /// row by row: in the first bands nearly every case is admitted, and the
 /// stack-by-stack listing would try them all (callgrind, instructions a
 /// grid streamed: 26 is as good as the row-by-row listing from the
@@ -82,7 +82,7 @@ const AVOIDING: [(u8, [u8; 2]); 32] = {
 const STACK_BY_STACK_MAX: u32 = 26;
 
 /// The band 3s of [`band3s_admitted`] (same list, same order), by
-/// [`band3s_admitted`] when stack 1 admits few cases, else row by row
+/// [`band3s_admitted`] when a stack admits few cases, else row by row
 /// ([`band3s_under`] through `allowed`, the rows the admitted cases hold,
 /// into `listed`) and each stack's case checked.
 pub(crate) fn band3s_of_cases(
@@ -92,7 +92,7 @@ pub(crate) fn band3s_of_cases(
     listed: &mut Vec<Band>,
     out: &mut Vec<(Band, [u8; 3])>,
 ) {
-    if admitted[0].count_ones() <= STACK_BY_STACK_MAX {
+    if admitted.iter().map(|a| a.count_ones()).min() <= Some(STACK_BY_STACK_MAX) {
         return band3s_admitted(bands12, admitted, out);
     }
     listed.clear();
@@ -128,11 +128,15 @@ pub(crate) fn rows_of_cases(admitted: u64) -> u32 {
 /// Every band 3 under bands 1-2 (`bands12`) in normal order whose three
 /// stacks are of admitted cases (`admitted[s]` bit `case` set; a case as
 /// [`case_of`] gives it), in increasing order, appended to `out` with
-/// the three cases. Stack 1's rows 7-9 are its case (normal order: row 7
-/// holds column 1's smallest free digit); each column of stack 2 then
-/// sends its three digits to the rows that stacks 1 and 2 leave them (at
-/// most two ways a column), and stack 3 takes what is left, which must be
-/// one digit of each of its columns a row.
+/// the three cases. The stack with the fewest admitted cases goes first:
+/// its case puts each of its digits in a row of rows 7-9 (rows named by
+/// its first column's digits, increasing); each column of the stack with
+/// the next fewest then sends its three digits to the rows that the
+/// first leaves them (at most two ways a column), and the last stack
+/// takes what is left, which must be one digit of each of its columns a
+/// row. The rows are put in normal order at the end (row 7 holds column
+/// 1's smallest free digit): a case does not change when rows 7-9 are
+/// permuted.
 pub(crate) fn band3s_admitted(
     bands12: &[u8; 54],
     admitted: &[u64; 3],
@@ -153,26 +157,34 @@ pub(crate) fn band3s_admitted(
             mask &= mask.wrapping_sub(1);
         }
     }
-    let mut cases0 = admitted[0];
+    // The stacks by increasing number of admitted cases (the first of
+    // equals first).
+    let mut order = [0usize, 1, 2];
+    order.sort_by_key(|&s| admitted[s].count_ones());
+    let [first, second, third] = order;
+    let mut cases0 = admitted[first];
     while cases0 != 0 {
         let case0 = cases0.trailing_zeros() as usize;
         cases0 &= cases0 - 1;
-        // Stack 1: column 0's rank i in row i, the others' by the case;
-        // each digit's row (of rows 7-9, 0..3).
+        // The first stack: its first column's rank i in row i, the others'
+        // by the case; each digit's row (of rows 7-9, 0..3).
         let (o1, o2) = (PERMS3[case0 / 6], PERMS3[case0 % 6]);
+        let c0 = 3 * first;
         let mut row_of = [0u8; 16];
         for i in 0..3 {
-            row_of[free[0][i] as usize & 15] = i as u8;
-            row_of[free[1][o1[i] as usize] as usize & 15] = i as u8;
-            row_of[free[2][o2[i] as usize] as usize & 15] = i as u8;
+            row_of[free[c0][i] as usize & 15] = i as u8;
+            row_of[free[c0 + 1][o1[i] as usize] as usize & 15] = i as u8;
+            row_of[free[c0 + 2][o2[i] as usize] as usize & 15] = i as u8;
         }
-        // Each column of stacks 2 and 3 sends its digits to rows other
-        // than stack 1's: at most two ways, none when stack 1 holds its
-        // three digits in one row.
+        // Each column of the other stacks sends its digits to rows other
+        // than the first stack's: at most two ways, none when the first
+        // stack holds its three digits in one row.
+        let (c1, c2) = (3 * second, 3 * third);
         let mut ways = [(0u8, [0u8; 2]); 6];
         let mut none = false;
         for (j, way) in ways.iter_mut().enumerate() {
-            let f = |k: usize| row_of[free[3 + j][k] as usize & 15] as usize;
+            let c = if j < 3 { c1 + j } else { c2 + j - 3 };
+            let f = |k: usize| row_of[free[c][k] as usize & 15] as usize;
             *way = AVOIDING[(9 * f(0) + 3 * f(1) + f(2)) & 31];
             none |= way.0 == 0;
         }
@@ -185,12 +197,13 @@ pub(crate) fn band3s_admitted(
                 let high = 6 * COMPOSE[x3 as usize][x4 as usize] as usize;
                 for &x5 in &x5s[..n5 as usize] {
                     let case1 = high + COMPOSE[x3 as usize][x5 as usize] as usize;
-                    if admitted[1] >> case1 & 1 == 0 {
+                    if admitted[second] >> case1 & 1 == 0 {
                         continue;
                     }
-                    // Stack 3: each digit in the row stacks 1 and 2 leave.
+                    // The third stack: each digit in the row the first two
+                    // leave.
                     let mut row2_of = row_of;
-                    for (c, x) in [(3usize, x3), (4, x4), (5, x5)] {
+                    for (c, x) in [(c1, x3), (c1 + 1, x4), (c1 + 2, x5)] {
                         let p = PERMS3[x as usize];
                         for k in 0..3 {
                             let d = free[c][k] as usize & 15;
@@ -200,7 +213,7 @@ pub(crate) fn band3s_admitted(
                     let mut xs = [0u8; 3];
                     let mut valid = true;
                     for (j, x) in xs.iter_mut().enumerate() {
-                        let r = |k: usize| row2_of[free[6 + j][k] as usize & 15] as usize;
+                        let r = |k: usize| row2_of[free[c2 + j][k] as usize & 15] as usize;
                         *x = PERM_OF[(9 * r(0) + 3 * r(1) + r(2)) & 31];
                         valid &= *x < 6;
                     }
@@ -209,34 +222,53 @@ pub(crate) fn band3s_admitted(
                     }
                     let case2 = 6 * COMPOSE[xs[0] as usize][xs[1] as usize] as usize
                         + COMPOSE[xs[0] as usize][xs[2] as usize] as usize;
-                    if admitted[2] >> case2 & 1 == 0 {
+                    if admitted[third] >> case2 & 1 == 0 {
                         continue;
                     }
-                    let rows = [
-                        0,
-                        INVERSE[case0 / 6],
-                        INVERSE[case0 % 6],
-                        x3,
-                        x4,
-                        x5,
-                        xs[0],
-                        xs[1],
-                        xs[2],
-                    ];
+                    // Per column, its ranks' rows (`PERMS3` index).
+                    let mut rows = [0u8; 9];
+                    rows[c0..c0 + 3].copy_from_slice(&[0, INVERSE[case0 / 6], INVERSE[case0 % 6]]);
+                    rows[c1..c1 + 3].copy_from_slice(&[x3, x4, x5]);
+                    rows[c2..c2 + 3].copy_from_slice(&xs);
+                    // Normal order: row k holds column 1's rank k.
+                    let normal = INVERSE[rows[0] as usize] as usize;
                     let mut band = [0u8; 27];
                     for c in 0..9 {
-                        let p = PERMS3[rows[c] as usize];
+                        let p = PERMS3[COMPOSE_ROWS[normal][rows[c] as usize] as usize];
                         for k in 0..3 {
                             band[9 * p[k] as usize + c] = free[c][k];
                         }
                     }
-                    out.push((band, [case0 as u8, case1 as u8, case2 as u8]));
+                    let mut cases = [0u8; 3];
+                    cases[first] = case0 as u8;
+                    cases[second] = case1 as u8;
+                    cases[third] = case2 as u8;
+                    out.push((band, cases));
                 }
             }
         }
     }
     out[start..].sort_unstable_by_key(|&(band, _)| band);
 }
+
+/// `COMPOSE_ROWS[y][x]`: the index in `PERMS3` of `k ↦ PERMS3[y][PERMS3[x][k]]`
+/// (rank `k` sent to row `PERMS3[x][k]`, then the rows renamed by `y`).
+const COMPOSE_ROWS: [[u8; 6]; 6] = {
+    let mut t = [[0u8; 6]; 6];
+    let mut y = 0;
+    while y < 6 {
+        let mut x = 0;
+        while x < 6 {
+            let (py, px) = (PERMS3[y], PERMS3[x]);
+            t[y][x] = PERM_OF[9 * py[px[0] as usize] as usize
+                + 3 * py[px[1] as usize] as usize
+                + py[px[2] as usize] as usize];
+            x += 1;
+        }
+        y += 1;
+    }
+    t
+};
 
 /// `INVERSE[p]`: the index in `PERMS3` of the inverse of `PERMS3[p]`.
 const INVERSE: [u8; 6] = {

@@ -140,7 +140,8 @@ fn the_stack_by_stack_listing_equals_the_row_by_row_one() {
     // (`band3s_under`, all rows allowed; itself checked against
     // `for_each_band3` in `band2_walks`) and kept when its three stacks'
     // cases (`case_of`) are admitted, against `band3s_admitted`: all
-    // cases admitted, random sets of cases, and single cases.
+    // cases admitted, random sets of cases, single cases, and a single
+    // case in one stack (the one listed first) with random sets.
     let catalogue = committed();
     let walker = catalogue.walker();
     let mut rng = fastrand::Rng::with_seed(5354);
@@ -168,13 +169,23 @@ fn the_stack_by_stack_listing_equals_the_row_by_row_one() {
         let mut all = Vec::new();
         band3s_under(&bands12, &[(1 << 27) - 1; 3], &mut all);
         let every = (1u64 << 36) - 1;
-        for trial in 0..8 {
+        for trial in 0..11 {
+            let random = |rng: &mut fastrand::Rng| rng.u64(..) & rng.u64(..) & every;
+            let single =
+                |rng: &mut fastrand::Rng, s| 1 << band3s::case_of(&all[rng.usize(0..all.len())], s);
             let admitted: [u64; 3] = match trial {
                 0 => [every; 3],
-                1..=5 => std::array::from_fn(|_| rng.u64(..) & rng.u64(..) & every),
-                _ => {
-                    std::array::from_fn(|s| 1 << band3s::case_of(&all[rng.usize(0..all.len())], s))
-                }
+                1..=5 => std::array::from_fn(|_| random(&mut rng)),
+                6 | 7 => std::array::from_fn(|s| single(&mut rng, s)),
+                // One stack with a single case (listed first), the others
+                // random.
+                _ => std::array::from_fn(|s| {
+                    if s == trial - 8 {
+                        single(&mut rng, s)
+                    } else {
+                        random(&mut rng)
+                    }
+                }),
             };
             let expected: Vec<(Band, [u8; 3])> = all
                 .iter()
