@@ -20,22 +20,28 @@
 //! # File format (`NNN.ckp`, beside the table `NNN.cnt`)
 //!
 //! ```text
-//! # s17 catalogue checkpoints: first band 001 123456789456789123789123456, 1007170 grids, every 1800 grids, 512 checkpoints, 1512 bytes, fnv1a64 0123456789abcdef
+//! # s17 catalogue checkpoints v2: first band 001 123456789456789123789123456, 1007170 grids, every 1800 grids, 512 checkpoints, 1512 bytes, fnv1a64 0123456789abcdef
 //! <binary body>
 //! ```
 //!
-//! One text header line (the band, its total as in its table, the spacing,
-//! the number of checkpoints and bytes after the line, and the FNV-1a 64
-//! hash of those bytes), then the checkpoints of each prefix in table
-//! order, as bits (most significant first; each prefix's padded with 0s
-//! to a whole byte). A checkpoint is `i K - before` (less than the band
-//! 2's grids: 7 bits, or 127 in 7 bits then 16 bits), then rows 5-6 coded
-//! cell by cell as the index of the digit among those the cell allows
-//! given the cells before it (as the walk fills them), in as few bits as
-//! that number of choices needs (none when there is one): about 2.7
-//! bytes a checkpoint in all. Reading checks the header, the hash, that
-//! every code is a filling of rows 5-6, that the checkpoints of a prefix
-//! increase, and that the body ends with the last one.
+//! One text header line (the kind and its version, the band, its total as
+//! in its table, the spacing, the number of checkpoints and bytes after
+//! the line, and the FNV-1a 64 hash of those bytes), then the checkpoints
+//! of each prefix in table order, as bits (most significant first; each
+//! prefix's padded with 0s to a whole byte). A checkpoint is its offset
+//! `i K - before` (less than the band 2's grids; 0 to 63 for 99.5 % of
+//! them) in a Rice code: `offset / 8` ones, a zero and the offset's 3 low
+//! bits, or from 128 on, 16 ones and the offset in 16 bits; then rows 5-6
+//! coded cell by cell as the index of the digit among those the cell
+//! allows given the cells before it (as the walk fills them), in as few
+//! bits as that number of choices needs (none when there is one): about
+//! 2.3 bytes a checkpoint in all. Reading checks the header, the hash,
+//! that every code is a filling of rows 5-6, that the checkpoints of a
+//! prefix increase, and that the body ends with the last one.
+//!
+//! Version 1 (`# s17 catalogue checkpoints: ...`, before 2026-11-29) wrote
+//! each offset in 7 bits (127, then 16 bits, from 127 on): 14 % larger.
+//! It is refused with a note to install the tables again.
 
 use std::path::{Path, PathBuf};
 
@@ -172,7 +178,7 @@ impl BandCheckpoints {
             format!("every {} grids", self.spacing),
             format!("{} checkpoints", Self::count(table, self.spacing)),
         ];
-        frame("checkpoints", walker, self.band, &fields, &self.body)
+        frame(KIND, walker, self.band, &fields, &self.body)
     }
 
     /// Writes the file into `dir` (through a temporary file and a rename).
@@ -217,7 +223,15 @@ impl BandCheckpoints {
         walker: &Walker,
         path: &Path,
     ) -> Result<(u64, &'b [u8]), CatalogueError> {
-        let file = unframe(bytes, "checkpoints", walker, table.band, 3, path)?;
+        if bytes.starts_with(b"# s17 catalogue checkpoints: ") {
+            return Err(format_error(path)(
+                1,
+                "checkpoints of version 1, which this s17 no longer reads: install the \
+                 tables again (`s17 catalogue install DIR`) or build the checkpoints again"
+                    .into(),
+            ));
+        }
+        let file = unframe(bytes, KIND, walker, table.band, 3, path)?;
         let bad = |line, reason| file.error(line, reason);
         file.check_grids(table.total())?;
         let spacing = file.number(1, "every ", " grids")?;
@@ -417,6 +431,12 @@ pub(super) struct Bits {
 }
 
 impl Bits {
+    /// The number of bits pushed.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
     pub(super) fn push(&mut self, value: u64, width: u32) {
         for k in (0..width).rev() {
             if self.len.is_multiple_of(8) {
@@ -440,13 +460,20 @@ pub(super) fn read_bits(bytes: &[u8], at: &mut usize, width: u32) -> Option<u64>
     Some(value)
 }
 
-/// An offset below this is written in 7 bits; from it on, this value
-/// then the offset in 16 bits.
-const OFFSET_ESCAPE: u64 = 127;
+/// The kind of file in the header (version 2: offsets in a Rice code).
+const KIND: &str = "checkpoints v2";
+
+/// The low bits of an offset written as they are; the ones before them
+/// count the rest (`offset >> RICE_BITS`).
+const RICE_BITS: u32 = 3;
+
+/// From `RICE_ESCAPE << RICE_BITS` (128) on, an offset is written as
+/// `RICE_ESCAPE` ones then its 16 bits.
+const RICE_ESCAPE: u64 = 16;
 
 /// Appends a checkpoint: `offset` (`i K - before`) and the code of rows
 /// 5-6.
-fn encode(
+pub(super) fn encode(
     out: &mut Bits,
     walker: &Walker,
     band: usize,
@@ -454,10 +481,16 @@ fn encode(
     rows56: &[u8; 18],
     offset: u64,
 ) {
-    if offset < OFFSET_ESCAPE {
-        out.push(offset, 7);
+    let ones = offset >> RICE_BITS;
+    if ones < RICE_ESCAPE {
+        out.push((1 << ones) - 1, ones as u32);
+        out.push(offset & ((1 << RICE_BITS) - 1), RICE_BITS + 1);
     } else {
-        out.push(OFFSET_ESCAPE, 7);
+        assert!(
+            offset < 1 << 16,
+            "an offset of {offset} grids in one band 2"
+        );
+        out.push((1 << RICE_ESCAPE) - 1, RICE_ESCAPE as u32);
         out.push(offset, 16);
     }
     encode_rows56(out, walker, band, row4, rows56);
@@ -466,7 +499,7 @@ fn encode(
 /// The checkpoint at bit `at` of `body` for the multiple `target` (`i K`)
 /// of the spacing, and the bit where the next starts; `None` when the
 /// bits are not one.
-fn decode(
+pub(super) fn decode(
     body: &[u8],
     mut at: usize,
     walker: &Walker,
@@ -474,10 +507,15 @@ fn decode(
     row4: &[u8; 9],
     target: u64,
 ) -> Option<(Checkpoint, usize)> {
-    let mut offset = read_bits(body, &mut at, 7)?;
-    if offset == OFFSET_ESCAPE {
-        offset = read_bits(body, &mut at, 16)?;
+    let mut ones = 0u64;
+    while ones < RICE_ESCAPE && read_bits(body, &mut at, 1)? == 1 {
+        ones += 1;
     }
+    let offset = if ones < RICE_ESCAPE {
+        ones << RICE_BITS | read_bits(body, &mut at, RICE_BITS)?
+    } else {
+        read_bits(body, &mut at, 16)?
+    };
     let rows56 = decode_rows56(body, &mut at, walker, band, row4)?;
     let before = target.checked_sub(offset)?;
     Some((Checkpoint { rows56, before }, at))

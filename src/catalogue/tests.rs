@@ -693,7 +693,51 @@ fn a_catalogue_with_checkpoints_numbers_as_one_without() {
     let text = String::from_utf8_lossy(&bytes).replace("every 40 grids", "every 41 grids");
     std::fs::write(&path, text.as_bytes()).unwrap();
     refused("301.ckp: line 1:");
+    // A file of version 1 (offsets in 7 bits) is refused with what to do.
+    let text = String::from_utf8_lossy(&bytes).replace("checkpoints v2:", "checkpoints:");
+    std::fs::write(&path, text.as_bytes()).unwrap();
+    refused("301.ckp: line 1: checkpoints of version 1, which this s17 no longer reads: install");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A checkpoint's offset (Rice code, 16 bits from 128 on) and rows 5-6
+/// read back as written, one after another, for offsets around each
+/// length of the code; a cut code reads as none.
+#[test]
+fn checkpoint_codes_read_back() {
+    let (walker, table) = (walker(), &committed().table(0).unwrap().0);
+    let row4 = &table.rows4[3];
+    let band2s = walker.band2s(0, row4);
+    let offsets = [
+        0u64, 1, 7, 8, 9, 63, 64, 127, 128, 129, 1799, 40_000, 65_535,
+    ];
+    let mut bits = checkpoint::Bits::default();
+    for (i, &offset) in offsets.iter().enumerate() {
+        let rows = &band2s[i * 7 % band2s.len()].rows;
+        checkpoint::encode(&mut bits, walker, 0, row4, rows, offset);
+    }
+    let mut at = 0;
+    for (i, &offset) in offsets.iter().enumerate() {
+        let target = 70_000 + i as u64;
+        let (cp, next) = checkpoint::decode(&bits.bytes, at, walker, 0, row4, target).unwrap();
+        assert_eq!(cp.before, target - offset);
+        assert_eq!(cp.rows56, band2s[i * 7 % band2s.len()].rows);
+        at = next;
+    }
+    assert!(at.div_ceil(8) == bits.bytes.len());
+    // Offsets of 0, 8 and 128: 4, 5 and 32 bits before rows 5-6.
+    for (offset, width) in [(0, 4), (8, 5), (128, 32)] {
+        let mut bits = checkpoint::Bits::default();
+        checkpoint::encode(&mut bits, walker, 0, row4, &band2s[0].rows, offset);
+        let mut rows = checkpoint::Bits::default();
+        checkpoint::encode_rows56(&mut rows, walker, 0, row4, &band2s[0].rows);
+        assert_eq!(bits.len(), width + rows.len(), "offset {offset}");
+    }
+    // An escaped offset cut inside its 16 bits.
+    let mut bits = checkpoint::Bits::default();
+    checkpoint::encode(&mut bits, walker, 0, row4, &band2s[0].rows, 40_000);
+    assert!(checkpoint::decode(&bits.bytes, 0, walker, 0, row4, 70_000).is_some());
+    assert!(checkpoint::decode(&bits.bytes[..3], 0, walker, 0, row4, 70_000).is_none());
 }
 
 /// The committed checkpoints, on sampled prefixes of a few of the bands
@@ -732,7 +776,10 @@ fn sampled_committed_checkpoints_equal_a_direct_walk() {
 #[ignore]
 fn stream_rates() {
     use cpu_time::ThreadTime as Instant;
-    let catalogue = committed();
+    // `S17_STREAM_TABLES`: another directory of tables (lists tried out).
+    let other = std::env::var_os("S17_STREAM_TABLES")
+        .map(|dir| Catalogue::open(&[dir.into()]).expect("tables read"));
+    let catalogue = other.as_ref().unwrap_or_else(|| committed());
     let last = catalogue.numbered();
     let which = std::env::var("S17_STREAM_RANGES").unwrap_or_else(|_| "123".into());
     let ranges = [1, last / 2 - 99_999, last - 199_999];
