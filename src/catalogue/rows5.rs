@@ -16,7 +16,8 @@ use super::walk::{Flow, Walker};
 /// prefix's rows 5 ([`Walker::for_each_row5`]: those that fit and pass the
 /// class cut at cell 45, so found without filling row 6), reads one bit
 /// for each, and fills row 6 and walks the band 2s under the marked ones
-/// only (in bands 315-324, about one row 5 in 15; 3-4x the plain walk).
+/// only (in bands 298-324, about one row 5 in 10-20; about 2x the plain
+/// walk).
 ///
 /// File: a header line `# s17 catalogue rows 5: first band NNN BAND, T
 /// grids, C rows 5, M marked, L bytes, fnv1a64 H`, then one bit per row 5

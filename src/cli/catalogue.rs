@@ -85,7 +85,7 @@ enum Command {
         band2s: bool,
         /// Build the rows-5 lists (`NNN.r5s`) instead: per prefix, the rows
         /// 5 with grids; a stream through a band with no band 2 list fills
-        /// row 6 under those only (bands 315-324, about 3x).
+        /// row 6 under those only (bands 298-324, about 2x).
         #[arg(long, conflicts_with_all = ["checkpoints", "band2s"])]
         rows5: bool,
     },
