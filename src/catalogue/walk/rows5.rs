@@ -3,7 +3,8 @@
 //! `crate::catalogue::rows5`) marks and what a stream walks under a marked
 //! row 5.
 
-use super::{Band2, BandIndex, Flow, Rows56, Walker};
+use super::rows56::for_each_row5;
+use super::{Band2, Flow, Rows56, Walker};
 
 impl Walker {
     /// Every row 5 of the prefix `(b, row4)` that the fill of rows 5-6
@@ -30,14 +31,17 @@ impl Walker {
         }
         let mut rows45 = [0u8; 18];
         rows45[..9].copy_from_slice(row4);
-        let mut fill = Row5Fill {
-            index: &self.index,
-            b,
-            rows45,
-            columns,
-            boxes,
-        };
-        fill.cell(0, 0, visit)
+        let mut flow = Flow::Continue;
+        for_each_row5(&columns, &boxes, row4[0], |row5, _| {
+            rows45[9..].copy_from_slice(row5);
+            // The cut at cell 45: some row 6 makes band 2 of class `b` or more.
+            if self.index.max_class_under(|i| rows45[i]) < b {
+                return true;
+            }
+            flow = visit(row5);
+            flow == Flow::Continue
+        });
+        flow
     }
 
     /// The band 2s of [`Self::band2s`] whose row 5 is `row5` (one of
@@ -73,50 +77,5 @@ impl Walker {
         };
         fill.cell(45, false);
         fill.out
-    }
-}
-
-/// Row 5 under rows 1-4, cell by cell, in increasing order
-/// ([`Walker::for_each_row5`]): the fill of [`Rows56`] up to cell 45 and
-/// its cut there.
-struct Row5Fill<'a> {
-    index: &'a BandIndex,
-    b: usize,
-    /// Rows 4 and 5 (band 2's rows 1-2).
-    rows45: [u8; 18],
-    columns: [u16; 9],
-    boxes: [u16; 3],
-}
-
-impl Row5Fill<'_> {
-    /// Fills column `col` of row 5 on (`row`: the digits placed).
-    fn cell(&mut self, col: usize, row: u16, visit: &mut impl FnMut(&[u8; 9]) -> Flow) -> Flow {
-        if col == 9 {
-            let rows45 = &self.rows45;
-            if self.index.max_class_under(|i| rows45[i]) < self.b {
-                return Flow::Continue;
-            }
-            return visit(rows45[9..].try_into().expect("9 digits"));
-        }
-        let mut free = 0x3fe & !(row | self.boxes[col / 3] | self.columns[col]);
-        if col == 0 {
-            // Normal order: row 5 opens above row 4.
-            free &= !((2u16 << self.rows45[0]) - 1);
-        }
-        while free != 0 {
-            let d = free.trailing_zeros() as u8;
-            let bit = 1u16 << d;
-            free &= free - 1;
-            self.rows45[9 + col] = d;
-            self.boxes[col / 3] |= bit;
-            self.columns[col] |= bit;
-            let flow = self.cell(col + 1, row | bit, visit);
-            self.boxes[col / 3] ^= bit;
-            self.columns[col] ^= bit;
-            if flow == Flow::Stop {
-                return Flow::Stop;
-            }
-        }
-        Flow::Continue
     }
 }

@@ -35,6 +35,9 @@ impl Rows56<'_> {
             }
             return self.band2();
         }
+        if cell == 36 && !tight {
+            return self.rows5();
+        }
         if cell == 45 {
             // Rows 4-5 fix band 2's class up to row 6's orders: every row 6
             // refused at once when none reaches `b`.
@@ -71,6 +74,31 @@ impl Rows56<'_> {
             self.boxes[col / 3] ^= bit;
             self.columns[col] ^= bit;
         }
+    }
+
+    /// Every row 5 (no lower bound from `from`), each as cell 45 goes on:
+    /// the cut on band 2's class, then row 6.
+    fn rows5(&mut self) {
+        let (columns, boxes) = (self.columns, self.boxes);
+        for_each_row5(&columns, &boxes, self.grid[27], |row5, digits| {
+            self.grid[36..45].copy_from_slice(row5);
+            let grid = &self.grid;
+            let (label, block) = self.walker.index.block_under(|i| grid[27 + i]);
+            if self.walker.index.max_class_of_block(block) < self.b {
+                return !self.done;
+            }
+            for c in 0..9 {
+                self.columns[c] = columns[c] | 1 << row5[c];
+            }
+            for s in 0..3 {
+                self.boxes[s] =
+                    boxes[s] | 1 << row5[3 * s] | 1 << row5[3 * s + 1] | 1 << row5[3 * s + 2];
+            }
+            self.rows[0] = digits;
+            self.row6(&label, block);
+            !self.done
+        });
+        (self.columns, self.boxes, self.rows[0]) = (columns, boxes, 0);
     }
 
     /// Row 6 under rows 1-5 (no lower bound from `from`), stack by stack:
@@ -170,5 +198,47 @@ impl Rows56<'_> {
             rows,
             class: class2 as u16,
         });
+    }
+}
+
+/// Every row 5 under rows 1-4, in increasing order: nine different
+/// digits, none in its column's `columns` (rows 1-4) nor its box's
+/// `boxes` (row 4), the first above `first` (row 4's: normal order);
+/// `visit(row5, its digits)` until it says stop (false). Depth first
+/// without recursion, the candidates of each cell a mask.
+#[inline]
+pub(super) fn for_each_row5(
+    columns: &[u16; 9],
+    boxes: &[u16; 3],
+    first: u8,
+    mut visit: impl FnMut(&[u8; 9], u16) -> bool,
+) {
+    let taken: [u16; 9] = std::array::from_fn(|c| columns[c] | boxes[c / 3]);
+    let mut row = [0u8; 9];
+    // Per cell, its candidates not yet tried; the digits before it.
+    let mut left = [0u16; 9];
+    let mut used = [0u16; 10];
+    left[0] = 0x3fe & !taken[0] & !((2u16 << first) - 1);
+    let mut cell = 0usize;
+    loop {
+        if left[cell] == 0 {
+            if cell == 0 {
+                return;
+            }
+            cell -= 1;
+            continue;
+        }
+        let bit = left[cell] & left[cell].wrapping_neg();
+        left[cell] ^= bit;
+        row[cell] = bit.trailing_zeros() as u8;
+        used[cell + 1] = used[cell] | bit;
+        if cell == 8 {
+            if !visit(&row, used[9]) {
+                return;
+            }
+            continue;
+        }
+        cell += 1;
+        left[cell] = 0x3fe & !(taken[cell] | used[cell]);
     }
 }
