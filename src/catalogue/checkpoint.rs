@@ -473,7 +473,7 @@ const RICE_ESCAPE: u64 = 16;
 
 /// Appends a checkpoint: `offset` (`i K - before`) and the code of rows
 /// 5-6.
-pub(super) fn encode(
+fn encode(
     out: &mut Bits,
     walker: &Walker,
     band: usize,
@@ -499,7 +499,7 @@ pub(super) fn encode(
 /// The checkpoint at bit `at` of `body` for the multiple `target` (`i K`)
 /// of the spacing, and the bit where the next starts; `None` when the
 /// bits are not one.
-pub(super) fn decode(
+fn decode(
     body: &[u8],
     mut at: usize,
     walker: &Walker,
@@ -569,3 +569,6 @@ pub(super) fn decode_rows56(
     })?;
     Some(rows56)
 }
+
+#[cfg(test)]
+mod tests;
