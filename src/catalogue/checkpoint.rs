@@ -227,7 +227,8 @@ impl BandCheckpoints {
             return Err(format_error(path)(
                 1,
                 "checkpoints of version 1, which this s17 no longer reads: install the \
-                 tables again (`s17 catalogue install DIR`) or build the checkpoints again"
+                 tables again (`s17 catalogue install`, `--from` a checkout's \
+                 data/catalogue) or build them again (`s17 catalogue build --checkpoints`)"
                     .into(),
             ));
         }
