@@ -2,13 +2,14 @@
 //! 2s (rows 5-6) that hold grids, so a stream through the band walks only
 //! those ([`BandBand2s`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::CatalogueError;
+use super::band_file::BandFile;
 use super::checkpoint::{Bits, decode_rows56, encode_rows56, read_bits};
-use super::frame::{frame, unframe, write_band_file};
+use super::frame::{frame, unframe};
 use super::table::BandTable;
 use super::walk::{Band2, Flow, Walker};
 
@@ -38,11 +39,6 @@ pub struct BandBand2s {
 }
 
 impl BandBand2s {
-    /// The file name of band `band` (0-based): `001.b2s` for the first.
-    pub fn file_name(band: usize) -> String {
-        format!("{:03}.b2s", band + 1)
-    }
-
     /// The band 2s with grids of prefix `prefix`, increasing.
     pub fn of_prefix(&self, prefix: usize) -> &[Band2] {
         &self.band2s[self.starts[prefix] as usize..self.starts[prefix + 1] as usize]
@@ -100,9 +96,17 @@ impl BandBand2s {
         }
         Ok(out)
     }
+}
+
+impl BandFile for BandBand2s {
+    const EXTENSION: &'static str = "b2s";
+
+    fn band(&self) -> usize {
+        self.band
+    }
 
     /// The file's bytes.
-    pub fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
+    fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
         let mut body = Bits::default();
         for (prefix, row4) in table.rows4.iter().enumerate() {
             let band2s = self.of_prefix(prefix);
@@ -118,28 +122,14 @@ impl BandBand2s {
         frame("band 2s", walker, self.band, &fields, &body.bytes)
     }
 
-    /// Writes the file into `dir` (through a temporary file and a rename).
-    pub fn write(
-        &self,
-        walker: &Walker,
-        table: &BandTable,
-        dir: &Path,
-    ) -> Result<PathBuf, CatalogueError> {
-        write_band_file(
-            dir,
-            &Self::file_name(self.band),
-            &self.to_bytes(walker, table),
-        )
-    }
-
     /// Parses a band 2 file of the band of `table`, checked as the note
     /// above says.
-    pub fn parse(
+    fn parse(
         bytes: &[u8],
         table: &BandTable,
         walker: &Walker,
         path: &Path,
-    ) -> Result<BandBand2s, CatalogueError> {
+    ) -> Result<Self, CatalogueError> {
         let band = table.band;
         let file = unframe(bytes, "band 2s", walker, band, 2, path)?;
         let bad = |line, reason| file.error(line, reason);

@@ -43,13 +43,14 @@
 //! each offset in 7 bits (127, then 16 bits, from 127 on): 14 % larger.
 //! It is refused with a note to install the tables again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::CatalogueError;
+use super::band_file::BandFile;
 pub(super) use super::frame::format_error;
-use super::frame::{frame, unframe, write_band_file};
+use super::frame::{frame, unframe};
 use super::table::BandTable;
 use super::walk::{Band2, Flow, Walker};
 
@@ -80,11 +81,6 @@ pub struct Checkpoint {
 }
 
 impl BandCheckpoints {
-    /// The file name of band `band` (0-based): `001.ckp` for the first.
-    pub fn file_name(band: usize) -> String {
-        format!("{:03}.ckp", band + 1)
-    }
-
     /// How many checkpoints a prefix of `count` grids has.
     pub fn per_prefix(count: u64, spacing: u64) -> u64 {
         count.saturating_sub(1) / spacing
@@ -169,49 +165,6 @@ impl BandCheckpoints {
         (0..table.rows4.len())
             .map(|p| Self::per_prefix(table.count(p), spacing))
             .sum()
-    }
-
-    /// The file's bytes.
-    pub fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
-        let fields = [
-            format!("{} grids", table.total()),
-            format!("every {} grids", self.spacing),
-            format!("{} checkpoints", Self::count(table, self.spacing)),
-        ];
-        frame(KIND, walker, self.band, &fields, &self.body)
-    }
-
-    /// Writes the file into `dir` (through a temporary file and a rename).
-    pub fn write(
-        &self,
-        walker: &Walker,
-        table: &BandTable,
-        dir: &Path,
-    ) -> Result<PathBuf, CatalogueError> {
-        write_band_file(
-            dir,
-            &Self::file_name(self.band),
-            &self.to_bytes(walker, table),
-        )
-    }
-
-    /// Parses a checkpoint file of the band of `table`, checked as the
-    /// module note says: its header (`check_header`), then its
-    /// checkpoints (`check_body`).
-    pub fn parse(
-        bytes: &[u8],
-        table: &BandTable,
-        walker: &Walker,
-        path: &Path,
-    ) -> Result<BandCheckpoints, CatalogueError> {
-        let (spacing, body) = Self::check_header(bytes, table, walker, path)?;
-        let starts = Self::check_body(body, table, walker, spacing, path)?;
-        Ok(BandCheckpoints {
-            band: table.band,
-            spacing,
-            body: body.to_vec(),
-            starts,
-        })
     }
 
     /// The spacing a checkpoint file's header gives, and the bytes after
@@ -327,6 +280,43 @@ impl BandCheckpoints {
             ));
         }
         Ok(starts)
+    }
+}
+
+impl BandFile for BandCheckpoints {
+    const EXTENSION: &'static str = "ckp";
+
+    fn band(&self) -> usize {
+        self.band
+    }
+
+    /// The file's bytes.
+    fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
+        let fields = [
+            format!("{} grids", table.total()),
+            format!("every {} grids", self.spacing),
+            format!("{} checkpoints", Self::count(table, self.spacing)),
+        ];
+        frame(KIND, walker, self.band, &fields, &self.body)
+    }
+
+    /// Parses a checkpoint file of the band of `table`, checked as the
+    /// module note says: its header (`check_header`), then its
+    /// checkpoints (`check_body`).
+    fn parse(
+        bytes: &[u8],
+        table: &BandTable,
+        walker: &Walker,
+        path: &Path,
+    ) -> Result<Self, CatalogueError> {
+        let (spacing, body) = Self::check_header(bytes, table, walker, path)?;
+        let starts = Self::check_body(body, table, walker, spacing, path)?;
+        Ok(BandCheckpoints {
+            band: table.band,
+            spacing,
+            body: body.to_vec(),
+            starts,
+        })
     }
 }
 

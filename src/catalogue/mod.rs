@@ -38,6 +38,7 @@
 //! missing.
 
 pub mod band2s;
+mod band_file;
 pub mod bitmap;
 pub mod checkpoint;
 mod frame;
@@ -54,6 +55,7 @@ use rayon::prelude::*;
 use crate::band::{BANDS, Band};
 use crate::grid::Grid;
 
+pub use band_file::BandFile;
 pub use band2s::BandBand2s;
 pub use checkpoint::BandCheckpoints;
 pub use rows5::BandRows5;
@@ -249,16 +251,16 @@ impl Catalogue {
     /// read and checked on the first call (as [`BandCheckpoints::parse`]
     /// says), then kept. A file that fails gives its error on every call.
     pub fn checkpoints(&self, band: usize) -> Result<Option<&BandCheckpoints>, CatalogueError> {
-        self.band_file(&self.checkpoints, band, BandCheckpoints::parse)
+        self.band_file(&self.checkpoints, band)
     }
 
-    /// A first band's file of `files`, read and checked by `parse` (with
-    /// the band's table) on the first call, then kept.
-    fn band_file<'a, T>(
+    /// A first band's file of `files`, read and checked
+    /// ([`BandFile::parse`], with the band's table) on the first call,
+    /// then kept.
+    fn band_file<'a, T: BandFile>(
         &'a self,
         files: &'a [Option<LazyFile<T>>],
         band: usize,
-        parse: impl FnOnce(&[u8], &BandTable, &Walker, &Path) -> Result<T, CatalogueError>,
     ) -> Result<Option<&'a T>, CatalogueError> {
         let Some(lazy) = &files[band] else {
             return Ok(None);
@@ -267,7 +269,7 @@ impl Catalogue {
             .as_ref()
             .expect("a band file has a table")
             .0;
-        lazy.get(|bytes, path| parse(bytes, table, &self.walker, path))
+        lazy.get(|bytes, path| T::parse(bytes, table, &self.walker, path))
             .map(Some)
     }
 
@@ -279,7 +281,7 @@ impl Catalogue {
     /// The band 2s with grids of a first band (0-based), if its file was
     /// found: read and checked on the first call ([`BandBand2s::parse`]).
     pub fn band2s(&self, band: usize) -> Result<Option<&BandBand2s>, CatalogueError> {
-        self.band_file(&self.band2s, band, BandBand2s::parse)
+        self.band_file(&self.band2s, band)
     }
 
     /// The file of a first band's (0-based) rows-5 list, if found.
@@ -290,7 +292,7 @@ impl Catalogue {
     /// The rows-5 list of a first band (0-based), if its file was found:
     /// read and checked on the first call ([`BandRows5::parse`]).
     pub fn rows5(&self, band: usize) -> Result<Option<&BandRows5>, CatalogueError> {
-        self.band_file(&self.rows5, band, BandRows5::parse)
+        self.band_file(&self.rows5, band)
     }
 
     /// Reads and checks every checkpoint, band 2 and rows-5 file found now

@@ -2,12 +2,13 @@
 //! the rows 5 the walk goes on from hold grids, so a stream through the
 //! band fills row 6 under those only ([`BandRows5`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::CatalogueError;
-use super::frame::{frame, unframe, write_band_file};
+use super::band_file::BandFile;
+use super::frame::{frame, unframe};
 use super::table::BandTable;
 use super::walk::{Flow, Walker};
 
@@ -42,11 +43,6 @@ pub struct BandRows5 {
 }
 
 impl BandRows5 {
-    /// The file name of band `band` (0-based): `001.r5s` for the first.
-    pub fn file_name(band: usize) -> String {
-        format!("{:03}.r5s", band + 1)
-    }
-
     /// The bit of row 5 number `i` (0-based, in the walk's order) of
     /// prefix `prefix`: whether grids lie under it.
     #[inline]
@@ -166,9 +162,17 @@ impl BandRows5 {
         }
         Ok(out)
     }
+}
+
+impl BandFile for BandRows5 {
+    const EXTENSION: &'static str = "r5s";
+
+    fn band(&self) -> usize {
+        self.band
+    }
 
     /// The file's bytes.
-    pub fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
+    fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
         let fields = [
             format!("{} grids", table.total()),
             format!("{} rows 5", self.len()),
@@ -177,29 +181,15 @@ impl BandRows5 {
         frame("rows 5", walker, self.band, &fields, &self.bits)
     }
 
-    /// Writes the file into `dir` (through a temporary file and a rename).
-    pub fn write(
-        &self,
-        walker: &Walker,
-        table: &BandTable,
-        dir: &Path,
-    ) -> Result<PathBuf, CatalogueError> {
-        write_band_file(
-            dir,
-            &Self::file_name(self.band),
-            &self.to_bytes(walker, table),
-        )
-    }
-
     /// Parses a rows-5 file of the band of `table`, checked as the note
     /// above says (the walk lists every prefix's rows 5 once: about 0.1 s
     /// a band).
-    pub fn parse(
+    fn parse(
         bytes: &[u8],
         table: &BandTable,
         walker: &Walker,
         path: &Path,
-    ) -> Result<BandRows5, CatalogueError> {
+    ) -> Result<Self, CatalogueError> {
         let band = table.band;
         let file = unframe(bytes, "rows 5", walker, band, 3, path)?;
         let bad = |line, reason| file.error(line, reason);

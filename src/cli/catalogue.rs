@@ -11,8 +11,8 @@ use anyhow::Context;
 use s17::band::BANDS;
 use s17::catalogue::bitmap::{Answer, Bitmap, BitmapError};
 use s17::catalogue::{
-    BandBand2s, BandCheckpoints, BandRows5, BandTable, Catalogue, CatalogueError, ED_GRIDS, Flow,
-    Walker,
+    BandBand2s, BandCheckpoints, BandFile, BandRows5, BandTable, Catalogue, CatalogueError,
+    ED_GRIDS, Flow, Walker,
 };
 use s17::grid::Grid;
 

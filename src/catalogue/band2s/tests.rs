@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::BandBand2s;
 use crate::band::BANDS;
+use crate::catalogue::BandFile;
 use crate::catalogue::tests::{committed, sub_table, walker};
 use crate::catalogue::{BandTable, CatalogueError, Flow};
 

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::BandRows5;
 use crate::band::BANDS;
+use crate::catalogue::BandFile;
 use crate::catalogue::frame::frame;
 use crate::catalogue::tests::{committed, sub_table, walker};
 use crate::catalogue::{BandTable, Catalogue, CatalogueError, Flow, committed_dir};

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::band::BANDS;
 use crate::catalogue::tests::{committed, sub_table, walker};
 use crate::catalogue::{
-    BandCheckpoints, BandTable, Catalogue, CatalogueError, Flow, committed_dir,
+    BandCheckpoints, BandFile, BandTable, Catalogue, CatalogueError, Flow, committed_dir,
 };
 
 /// A table in the text format reads back as the table; one for another
