@@ -101,10 +101,6 @@ impl BandBand2s {
 impl BandFile for BandBand2s {
     const EXTENSION: &'static str = "b2s";
 
-    fn band(&self) -> usize {
-        self.band
-    }
-
     /// The file's bytes.
     fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
         let mut body = Bits::default();

@@ -16,9 +16,6 @@ pub trait BandFile: Sized {
     /// The file name's extension: `NNN.EXTENSION`.
     const EXTENSION: &'static str;
 
-    /// The first band (catalogue index, 0-based).
-    fn band(&self) -> usize;
-
     /// The file's bytes (header line and body).
     fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8>;
 
@@ -37,7 +34,8 @@ pub trait BandFile: Sized {
         format!("{:03}.{}", band + 1, Self::EXTENSION)
     }
 
-    /// Writes the file into `dir` (through a temporary file and a rename).
+    /// Writes the file of `table`'s band into `dir` (through a temporary
+    /// file and a rename).
     fn write(
         &self,
         walker: &Walker,
@@ -46,7 +44,7 @@ pub trait BandFile: Sized {
     ) -> Result<PathBuf, CatalogueError> {
         write_band_file(
             dir,
-            &Self::file_name(self.band()),
+            &Self::file_name(table.band),
             &self.to_bytes(walker, table),
         )
     }

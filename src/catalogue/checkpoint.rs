@@ -286,10 +286,6 @@ impl BandCheckpoints {
 impl BandFile for BandCheckpoints {
     const EXTENSION: &'static str = "ckp";
 
-    fn band(&self) -> usize {
-        self.band
-    }
-
     /// The file's bytes.
     fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
         let fields = [

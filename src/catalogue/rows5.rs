@@ -167,10 +167,6 @@ impl BandRows5 {
 impl BandFile for BandRows5 {
     const EXTENSION: &'static str = "r5s";
 
-    fn band(&self) -> usize {
-        self.band
-    }
-
     /// The file's bytes.
     fn to_bytes(&self, walker: &Walker, table: &BandTable) -> Vec<u8> {
         let fields = [

@@ -169,6 +169,8 @@ pub(crate) fn band3s_admitted(
         // The first stack: its first column's rank i in row i, the others'
         // by the case; each digit's row (of rows 7-9, 0..3).
         let (o1, o2) = (PERMS3[case0 / 6], PERMS3[case0 % 6]);
+        // Its columns' ranks' rows (`PERMS3` index), for the band at the end.
+        let rows0 = [0, INVERSE[case0 / 6], INVERSE[case0 % 6]];
         let c0 = 3 * first;
         let mut row_of = [0u8; 16];
         for i in 0..3 {
@@ -227,7 +229,7 @@ pub(crate) fn band3s_admitted(
                     }
                     // Per column, its ranks' rows (`PERMS3` index).
                     let mut rows = [0u8; 9];
-                    rows[c0..c0 + 3].copy_from_slice(&[0, INVERSE[case0 / 6], INVERSE[case0 % 6]]);
+                    rows[c0..c0 + 3].copy_from_slice(&rows0);
                     rows[c1..c1 + 3].copy_from_slice(&[x3, x4, x5]);
                     rows[c2..c2 + 3].copy_from_slice(&xs);
                     // Normal order: row k holds column 1's rank k.

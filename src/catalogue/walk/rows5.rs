@@ -32,7 +32,7 @@ impl Walker {
         let mut rows45 = [0u8; 18];
         rows45[..9].copy_from_slice(row4);
         let mut flow = Flow::Continue;
-        for_each_row5(&columns, &boxes, row4[0], |row5, _| {
+        for_each_row5(&columns, &boxes, row4[0], |row5| {
             rows45[9..].copy_from_slice(row5);
             // The cut at cell 45: some row 6 makes band 2 of class `b` or more.
             if self.index.max_class_under(|i| rows45[i]) < b {

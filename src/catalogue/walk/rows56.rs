@@ -80,7 +80,7 @@ impl Rows56<'_> {
     /// the cut on band 2's class, then row 6.
     fn rows5(&mut self) {
         let (columns, boxes) = (self.columns, self.boxes);
-        for_each_row5(&columns, &boxes, self.grid[27], |row5, digits| {
+        for_each_row5(&columns, &boxes, self.grid[27], |row5| {
             self.grid[36..45].copy_from_slice(row5);
             let grid = &self.grid;
             let (label, block) = self.walker.index.block_under(|i| grid[27 + i]);
@@ -94,11 +94,10 @@ impl Rows56<'_> {
                 self.boxes[s] =
                     boxes[s] | 1 << row5[3 * s] | 1 << row5[3 * s + 1] | 1 << row5[3 * s + 2];
             }
-            self.rows[0] = digits;
             self.row6(&label, block);
             !self.done
         });
-        (self.columns, self.boxes, self.rows[0]) = (columns, boxes, 0);
+        (self.columns, self.boxes) = (columns, boxes);
     }
 
     /// Row 6 under rows 1-5 (no lower bound from `from`), stack by stack:
@@ -204,20 +203,20 @@ impl Rows56<'_> {
 /// Every row 5 under rows 1-4, in increasing order: nine different
 /// digits, none in its column's `columns` (rows 1-4) nor its box's
 /// `boxes` (row 4), the first above `first` (row 4's: normal order);
-/// `visit(row5, its digits)` until it says stop (false). Depth first
+/// `visit(row5)` until it says stop (false). Depth first
 /// without recursion, the candidates of each cell a mask.
 #[inline]
 pub(super) fn for_each_row5(
     columns: &[u16; 9],
     boxes: &[u16; 3],
     first: u8,
-    mut visit: impl FnMut(&[u8; 9], u16) -> bool,
+    mut visit: impl FnMut(&[u8; 9]) -> bool,
 ) {
     let taken: [u16; 9] = std::array::from_fn(|c| columns[c] | boxes[c / 3]);
     let mut row = [0u8; 9];
     // Per cell, its candidates not yet tried; the digits before it.
     let mut left = [0u16; 9];
-    let mut used = [0u16; 10];
+    let mut used = [0u16; 9];
     left[0] = 0x3fe & !taken[0] & !((2u16 << first) - 1);
     let mut cell = 0usize;
     loop {
@@ -231,13 +230,13 @@ pub(super) fn for_each_row5(
         let bit = left[cell] & left[cell].wrapping_neg();
         left[cell] ^= bit;
         row[cell] = bit.trailing_zeros() as u8;
-        used[cell + 1] = used[cell] | bit;
         if cell == 8 {
-            if !visit(&row, used[9]) {
+            if !visit(&row) {
                 return;
             }
             continue;
         }
+        used[cell + 1] = used[cell] | bit;
         cell += 1;
         left[cell] = 0x3fe & !(taken[cell] | used[cell]);
     }
